@@ -1,0 +1,4 @@
+//! The games cutoff knows, one module each.
+
+pub mod connect4;
+pub mod mnk;

@@ -1,0 +1,13 @@
+//! cutoff: a game-playing engine with one generic search core and several games,
+//! spoken to over UCI and UGI.
+//!
+//! - [`search`] knows no game and no protocol: the [`search::Game`] trait, scores, the
+//!   transposition table, move ordering, limits and the iterative-deepening PVS search.
+//! - [`games`] implements the rules, evaluation and notation of each game.
+//! - [`protocol`] turns input lines into commands and search events into output lines.
+//! - [`tools`] holds bench, perft and the other command-line tools.
+
+pub mod games;
+pub mod protocol;
+pub mod search;
+pub mod tools;

@@ -1,0 +1,228 @@
+//! The interface a game implements to be searched, played and spoken over the protocol.
+//!
+//! The search core is generic over [`Game`] and dispatches statically: no trait objects and
+//! no allocation per node. Rules (move generation, make/unmake, outcome) are mandatory;
+//! evaluation, ordering hints and pruning permissions are hooks with conservative defaults,
+//! so a game that only gives rules is searched as plain minimax with alpha-beta.
+
+use std::fmt::{self, Debug, Display};
+
+use arrayvec::ArrayVec;
+use thiserror::Error;
+
+/// Largest number of legal moves any game may generate in one position.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity move buffer: generating moves never allocates.
+pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
+
+/// The two players. `First` moves first from the start position (white, `x`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who moves first from the start position.
+    First,
+    /// The other player.
+    Second,
+}
+
+impl Player {
+    /// The opponent of this player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+/// The end of a game, seen from the side to move in the final position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won (rare: most games end on the winner's move).
+    Win,
+    /// The side to move has lost (checkmated, or the opponent completed a line).
+    Loss,
+    /// Nobody wins.
+    Draw,
+}
+
+/// The result of a finished game in absolute terms, as UGI's `query result` reports it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The first player won.
+    FirstWins,
+    /// The second player won.
+    SecondWins,
+    /// Nobody won.
+    Draw,
+}
+
+impl GameResult {
+    /// Converts an outcome seen by `to_move` into an absolute result.
+    pub fn from_outcome(outcome: Outcome, to_move: Player) -> GameResult {
+        match (outcome, to_move) {
+            (Outcome::Draw, _) => GameResult::Draw,
+            (Outcome::Win, Player::First) | (Outcome::Loss, Player::Second) => {
+                GameResult::FirstWins
+            }
+            (Outcome::Win, Player::Second) | (Outcome::Loss, Player::First) => {
+                GameResult::SecondWins
+            }
+        }
+    }
+}
+
+/// Why a position or a move given as text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// The position text is malformed or describes a position that cannot arise.
+    #[error("invalid position '{text}': {reason}")]
+    InvalidPosition {
+        /// The offending text.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The move text is not a move of this game.
+    #[error("invalid move '{0}'")]
+    InvalidMove(String),
+    /// The move is well formed but not legal in the position.
+    #[error("illegal move '{0}'")]
+    IllegalMove(String),
+    /// The game is over: no move can be played.
+    #[error("move '{0}' after the game has ended")]
+    GameOver(String),
+}
+
+impl GameError {
+    /// Shorthand for [`GameError::InvalidPosition`].
+    pub fn position(text: &str, reason: impl Into<String>) -> GameError {
+        GameError::InvalidPosition {
+            text: text.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Which value-changing search techniques a game allows.
+///
+/// Games that leave these off are searched so that `go depth D` returns exactly the
+/// minimax value at depth D; chess switches them on for strength.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pruning {
+    /// Null-move pruning (the game must implement [`Game::make_null`]).
+    pub null_move: bool,
+    /// Late move reductions.
+    pub late_move_reductions: bool,
+    /// Reverse futility, futility and late move pruning.
+    pub futility: bool,
+    /// Quiescence search over [`Game::generate_noisy`] moves at the horizon.
+    pub quiescence: bool,
+}
+
+/// A two-player, zero-sum, perfect-information game the search core can play.
+///
+/// Contract: once [`Game::outcome`] is `Some`, the search stops there; games where a win ends
+/// play (Connect Four, m,n,k) also generate no moves after it, so perft counts stop there.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. Small and `Copy`; it need not carry enough to be undone without the position.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    /// What distinguishes members of a family of games (board size, chess variant...).
+    type Variant: Clone + Debug + Send + Sync + 'static;
+
+    /// The start position of the variant.
+    fn start(variant: &Self::Variant) -> Self;
+    /// Parses a position in the game's FEN-like notation; refuses impossible positions.
+    fn from_fen(variant: &Self::Variant, fen: &str) -> Result<Self, GameError>;
+    /// The position in the game's FEN-like notation (round-trips through `from_fen`).
+    fn to_fen(&self) -> String;
+    /// A human-readable drawing of the board (for the `d` command), lines joined by `\n`.
+    fn render(&self) -> String;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+    /// Number of moves played since the start (or since the FEN's origin); used for UGI turns.
+    fn ply(&self) -> u32;
+
+    /// Appends every legal move to `moves` (which the caller has cleared).
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+    /// Plays `mv`, which must be legal.
+    fn make_move(&mut self, mv: Self::Move);
+    /// Takes back `mv`, which must be the last move played.
+    fn unmake_move(&mut self, mv: Self::Move);
+    /// `Some` when the game is over in this position, from the side to move's view.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Static evaluation in centipawn-like units, from the side to move's view.
+    /// Must stay well inside `±MAX_EVAL` (see `search::score`).
+    fn evaluate(&self) -> i32;
+    /// A 64-bit key of the position (and everything that decides its value).
+    fn hash(&self) -> u64;
+
+    /// A unique 16-bit code of a move, stored in the transposition table and killer slots.
+    fn encode_move(mv: Self::Move) -> u16;
+    /// The size of the history table; `history_index` stays below it.
+    const HISTORY_SIZE: usize;
+    /// Index of a move in the history table (usually from/to and the side to move).
+    fn history_index(&self, mv: Self::Move) -> usize;
+    /// Ordering hint for `mv` in this position: higher is searched earlier. Captures,
+    /// winning or blocking moves should score above `QUIET_HINT_LIMIT`, so killers and
+    /// history only sort the quiet rest.
+    fn move_hint(&self, mv: Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
+
+    /// Parses a move in the game's notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// Writes a move in the game's notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Which value-changing search techniques this game allows; none by default.
+    fn pruning(&self) -> Pruning {
+        Pruning::default()
+    }
+    /// An upper bound on the plies left until the game must end (empty cells in Connect
+    /// Four). Entries searched at least that deep hold exact values whatever the depth asked.
+    fn remaining_plies_bound(&self) -> Option<u32> {
+        None
+    }
+    /// Noisy moves (captures, promotions) for quiescence; only used when `pruning().quiescence`.
+    fn generate_noisy(&self, moves: &mut MoveList<Self::Move>) {
+        let _ = moves;
+    }
+    /// Whether the side to move is in check (extends the search, forbids null moves).
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Whether the move is tactical (not reduced, not counted as quiet for killers/history).
+    fn is_noisy(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+    /// Whether passing is sound here (side to move has non-pawn material in chess).
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+    /// Passes the turn; only called when `null_move_allowed`.
+    fn make_null(&mut self) {}
+    /// Takes back [`Game::make_null`].
+    fn unmake_null(&mut self) {}
+    /// Whether the position repeats an earlier one or the game is drawn by a rule that
+    /// depends on history; checked inside the search (chess repetitions, fifty moves).
+    fn is_rule_draw(&self) -> bool {
+        false
+    }
+}
+
+/// Ordering hints at or above this value are searched before killers and history moves.
+pub const QUIET_HINT_LIMIT: i32 = 1 << 20;
+
+/// A move written in its game's notation, for logs and messages.
+pub struct Notation<'a, G: Game>(pub &'a G, pub G::Move);
+
+impl<G: Game> Display for Notation<'_, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.format_move(self.1))
+    }
+}

@@ -118,6 +118,15 @@ pub struct Pruning {
     pub futility: bool,
     /// Quiescence search over [`Game::generate_noisy`] moves at the horizon.
     pub quiescence: bool,
+    /// Search one ply deeper when the side to move is in check.
+    pub check_extensions: bool,
+}
+
+impl Pruning {
+    /// Whether every technique is off, so searches return exact minimax values.
+    pub fn is_exact(&self) -> bool {
+        *self == Pruning::default()
+    }
 }
 
 /// A two-player, zero-sum, perfect-information game the search core can play.

@@ -18,3 +18,66 @@ pub const INFINITY: Score = 32_500;
 pub const MAX_EVAL: Score = 20_000;
 /// Score of a draw.
 pub const DRAW: Score = 0;
+
+/// The score of a finished game at `ply`, from the side to move's view.
+pub fn outcome_score(outcome: super::Outcome, ply: usize) -> Score {
+    match outcome {
+        super::Outcome::Win => MATE - ply as Score,
+        super::Outcome::Loss => -MATE + ply as Score,
+        super::Outcome::Draw => DRAW,
+    }
+}
+
+/// Whether the score is a proven win or loss.
+pub fn is_mate(score: Score) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// How a score reads in UCI `info`: centipawns, or moves to mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreReport {
+    /// A heuristic value (or a proven draw, 0).
+    Centipawns(i32),
+    /// The side to move wins with its N-th move from now (N > 0), or loses on the
+    /// opponent's -N-th move (N < 0); 0 when it has already lost.
+    Mate(i32),
+}
+
+impl ScoreReport {
+    /// Classifies a search score.
+    pub fn from_score(score: Score) -> ScoreReport {
+        if score >= MATE_BOUND {
+            ScoreReport::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            ScoreReport::Mate(-(MATE + score) / 2)
+        } else {
+            ScoreReport::Centipawns(score)
+        }
+    }
+}
+
+impl std::fmt::Display for ScoreReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreReport::Centipawns(cp) => write!(f, "cp {cp}"),
+            ScoreReport::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_reports_count_moves_of_the_winner() {
+        // Winning move at ply 1: mate in 1. Opponent's win at ply 2: mated in 1.
+        assert_eq!(ScoreReport::from_score(MATE - 1), ScoreReport::Mate(1));
+        assert_eq!(ScoreReport::from_score(MATE - 3), ScoreReport::Mate(2));
+        assert_eq!(ScoreReport::from_score(-MATE + 2), ScoreReport::Mate(-1));
+        assert_eq!(ScoreReport::from_score(-MATE + 4), ScoreReport::Mate(-2));
+        assert_eq!(ScoreReport::from_score(-MATE), ScoreReport::Mate(0));
+        assert_eq!(ScoreReport::from_score(0).to_string(), "cp 0");
+        assert_eq!(ScoreReport::from_score(MATE - 5).to_string(), "mate 3");
+    }
+}

@@ -1,0 +1,166 @@
+//! Search limits (one typed value built from a `go` line) and the time manager that turns
+//! a clock into a soft and a hard deadline.
+
+use std::time::Duration;
+
+/// Everything that bounds one search. UCI `wtime/btime` and UGI `p1time/p2time` both map
+/// to the side to move's `clock` and `increment`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after completing this depth.
+    pub depth: Option<u32>,
+    /// Stop after this many nodes (exact).
+    pub nodes: Option<u64>,
+    /// Search exactly this long (minus the move overhead).
+    pub movetime: Option<Duration>,
+    /// Time left on the side to move's clock.
+    pub clock: Option<Duration>,
+    /// The side to move's increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if the clock has one.
+    pub moves_to_go: Option<u32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Stop once a win in at most this many moves is proven.
+    pub mate: Option<u32>,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Limits with only a depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Limits with only a node count.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the search may end on its own (not infinite, not pondering).
+    pub fn ends_by_itself(&self) -> bool {
+        !self.infinite && !self.ponder
+    }
+}
+
+/// When to stop thinking: `soft` is checked between iterations (do not start another),
+/// `hard` during the search (abort now).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Deadlines {
+    /// Do not start a new iteration after this much time.
+    pub soft: Duration,
+    /// Abort the search once this much time has passed.
+    pub hard: Duration,
+}
+
+/// Typical number of moves still to play when the clock has no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Least time ever planned for a move.
+const MIN_THINK: Duration = Duration::from_millis(1);
+
+/// Turns the limits into deadlines measured from the moment `go` arrived.
+/// `overhead` is kept in reserve for communication delays (`Move Overhead`).
+/// Returns `None` when no time limit applies.
+pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
+    let from_movetime = limits.movetime.map(|movetime| {
+        let time = movetime.saturating_sub(overhead).max(MIN_THINK);
+        Deadlines {
+            soft: time,
+            hard: time,
+        }
+    });
+    let from_clock = limits.clock.map(|clock| {
+        // Never plan to use the last overhead's worth of the clock.
+        let available = clock.saturating_sub(overhead).max(MIN_THINK);
+        let moves_to_go = limits
+            .moves_to_go
+            .filter(|&n| n > 0)
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .min(DEFAULT_MOVES_TO_GO);
+        let share = available / moves_to_go + limits.increment * 3 / 4;
+        // The hard limit may spend several shares but never more than a fraction of the
+        // clock, and a single move of a sudden-death game at most half of it.
+        let cap = if moves_to_go == 1 {
+            available * 9 / 10
+        } else {
+            available / 2
+        };
+        let hard = (share * 4).min(cap).max(MIN_THINK);
+        let soft = (share * 3 / 5).min(hard).max(MIN_THINK);
+        Deadlines { soft, hard }
+    });
+    match (from_movetime, from_clock) {
+        (Some(a), Some(b)) => Some(Deadlines {
+            soft: a.soft.min(b.soft),
+            hard: a.hard.min(b.hard),
+        }),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn no_time_limit_gives_no_deadline() {
+        assert_eq!(deadlines(&Limits::depth(5), ms(10)), None);
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            deadlines(&limits, ms(10)),
+            Some(Deadlines {
+                soft: ms(990),
+                hard: ms(990)
+            })
+        );
+    }
+
+    #[test]
+    fn clock_deadlines_never_overrun_the_clock() {
+        for clock_ms in [1u64, 5, 20, 100, 1000, 60_000] {
+            for inc_ms in [0u64, 10, 100, 2000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let limits = Limits {
+                        clock: Some(ms(clock_ms)),
+                        increment: ms(inc_ms),
+                        moves_to_go: mtg,
+                        ..Limits::default()
+                    };
+                    let d = deadlines(&limits, ms(10)).expect("a clock gives deadlines");
+                    assert!(d.soft <= d.hard);
+                    let available = ms(clock_ms).saturating_sub(ms(10)).max(ms(1));
+                    assert!(d.hard <= available, "{limits:?} gave {d:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn combined_limits_take_the_earliest() {
+        let limits = Limits {
+            clock: Some(ms(60_000)),
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        let d = deadlines(&limits, ms(10)).expect("deadlines");
+        assert_eq!(d.hard, ms(90));
+    }
+}

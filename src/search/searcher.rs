@@ -1,0 +1,653 @@
+//! Iterative deepening over a fail-soft principal variation search (negamax alpha-beta),
+//! with aspiration windows, a shared transposition table, move ordering, optional
+//! quiescence and the per-game pruning the [`Pruning`] hooks switch on.
+//!
+//! Games that switch no pruning on get exact minimax values at every depth: transposition
+//! cut-offs then only use entries searched to the same depth (or both to the game's end).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+use parking_lot::Mutex;
+
+use super::events::{SearchEvent, SearchInfo, SearchResult};
+use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
+use super::limits::{deadlines, Deadlines, Limits};
+use super::ordering::{history_bonus, MovePicker, OrderingTables};
+use super::score::{is_mate, outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::tt::{Bound, TranspositionTable};
+
+/// How often (in nodes) the clock and the stop flag are read.
+const CHECK_INTERVAL: u64 = 1024;
+/// First depth searched with an aspiration window.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// Half-width of the first aspiration window.
+const ASPIRATION_WINDOW: Score = 30;
+
+/// Shared switches of a running search, set by the controller thread.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    clock_origin: Mutex<Instant>,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_origin: Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl SearchControl {
+    /// Fresh switches for a search whose clock starts at `origin` (when `go` arrived).
+    pub fn new(origin: Instant, pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            clock_origin: Mutex::new(origin),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was requested.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a timed search
+    /// whose clock starts now.
+    pub fn ponderhit(&self) {
+        *self.clock_origin.lock() = Instant::now();
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the search still runs on the opponent's time.
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    fn clock_elapsed(&self) -> Duration {
+        self.clock_origin.lock().elapsed()
+    }
+}
+
+/// Static settings of a searcher.
+#[derive(Clone, Debug)]
+pub struct SearchSettings {
+    /// Time kept in reserve per move for communication delays.
+    pub move_overhead: Duration,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// One search thread's state: ordering tables, PV table and counters, reused across
+/// searches so that nothing is allocated per node.
+pub struct Searcher<G: Game> {
+    tt: Arc<TranspositionTable>,
+    tables: OrderingTables<G::Move>,
+    pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
+    root_moves: MoveList<G::Move>,
+    pruning: Pruning,
+    nodes: u64,
+    seldepth: usize,
+    node_limit: Option<u64>,
+    deadlines: Option<Deadlines>,
+    aborted: bool,
+    started: Instant,
+    control: Arc<SearchControl>,
+    /// Settings such as the move overhead.
+    pub settings: SearchSettings,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher that shares `tt`.
+    pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
+        Searcher {
+            tt,
+            tables: OrderingTables::new(G::HISTORY_SIZE),
+            pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
+            root_moves: MoveList::new(),
+            pruning: Pruning::default(),
+            nodes: 0,
+            seldepth: 0,
+            node_limit: None,
+            deadlines: None,
+            aborted: false,
+            started: Instant::now(),
+            control: Arc::new(SearchControl::default()),
+            settings: SearchSettings::default(),
+        }
+    }
+
+    /// Replaces the shared table (after a `Hash` resize).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Forgets what was learnt about move ordering (new game).
+    pub fn clear(&mut self) {
+        self.tables.clear();
+    }
+
+    /// Searches `root` within `limits`, reporting each iteration and the final result to
+    /// `report`. `searchmoves`, when not empty, restricts the root moves.
+    pub fn run(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        searchmoves: &[G::Move],
+        control: Arc<SearchControl>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> SearchResult<G::Move> {
+        // Step 1. Reset the per-search state.
+        self.started = Instant::now();
+        self.control = control;
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes;
+        self.deadlines = deadlines(limits, self.settings.move_overhead);
+        self.pruning = root.pruning();
+        self.tables.new_search();
+        self.tt.new_search();
+
+        // Step 2. The root moves; a finished game answers at once.
+        self.root_moves.clear();
+        if root.outcome().is_none() {
+            let mut all = MoveList::new();
+            root.generate_moves(&mut all);
+            for mv in all {
+                if searchmoves.is_empty() || searchmoves.contains(&mv) {
+                    self.root_moves.push(mv);
+                }
+            }
+            let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
+            self.root_moves.sort_by_key(by_hint);
+        }
+        if self.root_moves.is_empty() {
+            return self.finish_without_moves(root, report);
+        }
+
+        // Step 3. Iterative deepening.
+        let mut game = root.clone();
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut completed: Option<(u32, Score, Vec<G::Move>)> = None;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let previous = completed.as_ref().map(|c| c.1);
+            let Some(score) = self.aspiration(&mut game, depth, previous) else {
+                break;
+            };
+            let pv: Vec<G::Move> = self.pv[0].to_vec();
+            report(SearchEvent::Iteration(SearchInfo {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: pv.clone(),
+            }));
+            completed = Some((depth, score, pv));
+            if self.iteration_ends_search(root, limits, depth, score) {
+                break;
+            }
+        }
+
+        // Step 4. Infinite and ponder searches wait for `stop` (or `ponderhit`).
+        if !limits.infinite && !limits.ponder {
+            // Normal end.
+        } else {
+            while !self.control.is_stopped() && (limits.infinite || self.control.is_pondering()) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+
+        // Step 5. The best move of the last completed iteration (or the best guess).
+        let (depth, score, pv) = match completed {
+            Some(c) => c,
+            None => {
+                let guess = self.pv[0].first().copied().unwrap_or(self.root_moves[0]);
+                (0, 0, vec![guess])
+            }
+        };
+        let result = SearchResult {
+            best: pv.first().copied(),
+            ponder: pv.get(1).copied(),
+            score,
+            depth,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        };
+        report(SearchEvent::Finished(result.clone()));
+        result
+    }
+
+    /// Nodes searched by this searcher in the current (or last) search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn finish_without_moves(
+        &mut self,
+        root: &G,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let score = match root.outcome() {
+            Some(outcome) => outcome_score(outcome, 0),
+            None if root.in_check() => -MATE,
+            None => DRAW,
+        };
+        report(SearchEvent::Iteration(SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            score,
+            nodes: 0,
+            elapsed: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: Vec::new(),
+        }));
+        let result = SearchResult {
+            best: None,
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            elapsed: self.started.elapsed(),
+        };
+        report(SearchEvent::Finished(result.clone()));
+        result
+    }
+
+    /// Whether the search should end after completing `depth` with `score`.
+    fn iteration_ends_search(&self, root: &G, limits: &Limits, depth: u32, score: Score) -> bool {
+        if let Some(mate) = limits.mate {
+            if score >= MATE_BOUND && (MATE - score + 1) / 2 <= mate as Score {
+                return true;
+            }
+        }
+        if !limits.ends_by_itself() {
+            return false;
+        }
+        // A full-width search that reached every game end has the exact value; so has a
+        // proven win or loss when nothing is pruned.
+        let to_the_end = root.remaining_plies_bound().is_some_and(|r| depth >= r);
+        if self.pruning.is_exact() && (to_the_end || is_mate(score)) {
+            return true;
+        }
+        if let Some(deadlines) = self.deadlines {
+            if !self.control.is_pondering() && self.control.clock_elapsed() >= deadlines.soft {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Searches the root at `depth`, first inside a window around the previous score.
+    fn aspiration(&mut self, game: &mut G, depth: u32, previous: Option<Score>) -> Option<Score> {
+        let depth_i = depth as i32;
+        let centre = match previous {
+            Some(score) if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) => score,
+            _ => return self.negamax(game, depth_i, 0, -INFINITY, INFINITY, true),
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = (centre - delta).max(-INFINITY);
+        let mut beta = (centre + delta).min(INFINITY);
+        loop {
+            let score = self.negamax(game, depth_i, 0, alpha, beta, true)?;
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return Some(score);
+            }
+            if alpha <= -MATE_BOUND {
+                alpha = -INFINITY;
+            }
+            if beta >= MATE_BOUND {
+                beta = INFINITY;
+            }
+            delta = delta.saturating_mul(2);
+        }
+    }
+
+    /// Counts a node and checks the limits; `false` means abort.
+    fn enter_node(&mut self) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.aborted = true;
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes % CHECK_INTERVAL == 0 {
+            if self.control.is_stopped() {
+                self.aborted = true;
+                return false;
+            }
+            if let Some(deadlines) = self.deadlines {
+                if !self.control.is_pondering() && self.control.clock_elapsed() >= deadlines.hard {
+                    self.aborted = true;
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a table entry searched to `entry_depth` may stand for a search to `depth`.
+    fn entry_is_deep_enough(&self, game: &G, entry_depth: i32, depth: i32) -> bool {
+        if !self.pruning.is_exact() {
+            return entry_depth >= depth;
+        }
+        if entry_depth == depth {
+            return true;
+        }
+        // Both searches reached every end of the game: the values are the same.
+        game.remaining_plies_bound()
+            .is_some_and(|r| entry_depth >= r as i32 && depth >= r as i32)
+    }
+
+    /// Fail-soft negamax with PVS. Returns `None` when the search was aborted.
+    fn negamax(
+        &mut self,
+        game: &mut G,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        pv_node: bool,
+    ) -> Option<Score> {
+        // Step 1. Count the node, check limits.
+        self.pv[ply].clear();
+        if !self.enter_node() {
+            return None;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+
+        // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
+        if ply > 0 {
+            if let Some(outcome) = game.outcome() {
+                return Some(outcome_score(outcome, ply));
+            }
+            if game.is_rule_draw() {
+                return Some(DRAW);
+            }
+            if ply >= MAX_PLY - 1 {
+                return Some(game.evaluate());
+            }
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return Some(alpha);
+            }
+        }
+        let in_check = game.in_check();
+        if in_check && self.pruning.check_extensions {
+            depth += 1;
+        }
+
+        // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
+        if depth <= 0 {
+            return if self.pruning.quiescence {
+                self.quiescence(game, ply, alpha, beta)
+            } else {
+                Some(game.evaluate())
+            };
+        }
+
+        // Step 4. Transposition table: a move to try first, maybe a cut-off.
+        let key = game.hash();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.filter(|h| h.has_move).map(|h| h.move_code);
+        if let Some(hit) = hit {
+            if !pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), depth) {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return Some(hit.score);
+                }
+            }
+        }
+
+        // Step 5. Null move pruning, where the game allows it.
+        if self.pruning.null_move
+            && !pv_node
+            && !in_check
+            && ply > 0
+            && depth >= 3
+            && game.null_move_allowed()
+            && beta.abs() < MATE_BOUND
+            && game.evaluate() >= beta
+        {
+            let reduction = 3 + depth / 4;
+            game.make_null();
+            let result = self.negamax(
+                game,
+                depth - 1 - reduction,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+            );
+            game.unmake_null();
+            let score = -result?;
+            if score >= beta {
+                return Some(if is_mate(score) { beta } else { score });
+            }
+        }
+
+        // Step 6. Generate and order the moves.
+        let mut moves = MoveList::new();
+        if ply == 0 {
+            moves.clone_from(&self.root_moves);
+        } else {
+            game.generate_moves(&mut moves);
+        }
+        if moves.is_empty() {
+            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+        }
+        let mut picker = MovePicker::new(game, moves, tt_move, &self.tables, ply);
+
+        // Step 7. Search the moves: the first with the full window, the rest with a null
+        // window (reduced late quiet moves where allowed), re-searched when they beat alpha.
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
+        while let Some(mv) = picker.next_move() {
+            let move_number = picker.handed_out();
+            let quiet = picker.last_score() < QUIET_HINT_LIMIT && !game.is_noisy(mv);
+            game.make_move(mv);
+            let score = self.search_move(
+                game,
+                depth,
+                ply,
+                alpha,
+                beta,
+                pv_node,
+                move_number,
+                quiet,
+                in_check,
+            );
+            game.unmake_move(mv);
+            let score = score?;
+
+            if score > best_score {
+                best_score = score;
+            }
+            if score > alpha {
+                best_move = Some(mv);
+                alpha = score;
+                if pv_node {
+                    self.update_pv(ply, mv);
+                }
+                if alpha >= beta {
+                    if quiet {
+                        self.reward_quiet(game, ply, depth, mv, &quiets_tried);
+                    }
+                    break;
+                }
+            }
+            if quiet && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(mv);
+            }
+        }
+
+        // Step 8. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = depth.clamp(0, u8::MAX as i32) as u8;
+        self.tt.store(
+            key,
+            ply,
+            best_move.map(G::encode_move),
+            best_score,
+            stored_depth,
+            bound,
+        );
+        Some(best_score)
+    }
+
+    /// Searches one child (the move is already made) with PVS and optional reductions.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        pv_node: bool,
+        move_number: usize,
+        quiet: bool,
+        in_check: bool,
+    ) -> Option<Score> {
+        let child = ply + 1;
+        if move_number == 1 {
+            return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, pv_node)?);
+        }
+        let reduction = if self.pruning.late_move_reductions
+            && quiet
+            && !in_check
+            && depth >= 3
+            && move_number > 3
+            && !game.in_check()
+        {
+            let r = 1 + (depth.ilog2() as i32 * (move_number.ilog2() as i32)) / 3;
+            r.min(depth - 2)
+        } else {
+            0
+        };
+        let mut score = -self.negamax(
+            game,
+            depth - 1 - reduction,
+            child,
+            -alpha - 1,
+            -alpha,
+            false,
+        )?;
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(game, depth - 1, child, -alpha - 1, -alpha, false)?;
+        }
+        if score > alpha && score < beta && pv_node {
+            score = -self.negamax(game, depth - 1, child, -beta, -alpha, true)?;
+        }
+        Some(score)
+    }
+
+    /// Quiescence: stand pat on the static evaluation, then try noisy moves only.
+    fn quiescence(
+        &mut self,
+        game: &mut G,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        self.pv[ply].clear();
+        if !self.enter_node() {
+            return None;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if let Some(outcome) = game.outcome() {
+            return Some(outcome_score(outcome, ply));
+        }
+        if game.is_rule_draw() {
+            return Some(DRAW);
+        }
+        let stand_pat = game.evaluate();
+        if ply >= MAX_PLY - 1 || stand_pat >= beta {
+            return Some(stand_pat);
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut moves = MoveList::new();
+        game.generate_noisy(&mut moves);
+        let mut picker = MovePicker::new(game, moves, None, &self.tables, ply);
+        while let Some(mv) = picker.next_move() {
+            game.make_move(mv);
+            let result = self.quiescence(game, ply + 1, -beta, -alpha);
+            game.unmake_move(mv);
+            let score = -result?;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        for &m in tail[0].iter().take(MAX_PLY - 1) {
+            line.push(m);
+        }
+    }
+
+    fn reward_quiet(&mut self, game: &G, ply: usize, depth: i32, mv: G::Move, tried: &[G::Move]) {
+        self.tables.add_killer(ply, mv);
+        let bonus = history_bonus(depth);
+        self.tables.update_history(game.history_index(mv), bonus);
+        for &other in tried {
+            self.tables
+                .update_history(game.history_index(other), -bonus);
+        }
+    }
+}

@@ -1,3 +1,94 @@
-fn main() {
-    println!("Hello, world!");
+//! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout.
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use cutoff::games::GameKind;
+use cutoff::protocol;
+use cutoff::protocol::command::PositionStart;
+use cutoff::protocol::options::DEFAULT_HASH_MB;
+use cutoff::protocol::session::new_session;
+use cutoff::tools::bench;
+
+#[derive(Parser)]
+#[command(
+    name = "cutoff",
+    version,
+    about = "A game-playing engine speaking UCI and UGI"
+)]
+struct Cli {
+    /// Game to play: chess, connect4, tictactoe, tictactoe4, gomoku.
+    #[arg(long, default_value = "chess", value_parser = parse_game, global = true)]
+    game: GameKind,
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Fixed-depth search of fixed positions of every game; prints `Bench: N nodes M nps`.
+    Bench {
+        /// Depth for every game instead of each game's default.
+        depth: Option<u32>,
+    },
+    /// Counts leaf positions DEPTH plies deep, per root move.
+    Perft {
+        /// Plies to count.
+        depth: u32,
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space-separated, in the game's notation.
+        #[arg(long, default_value = "")]
+        moves: String,
+    },
+}
+
+fn parse_game(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown game '{name}' (known: {})", names.join(", "))
+    })
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let input = BufReader::new(io::stdin());
+            let code = protocol::run(input, io::stdout(), cli.game);
+            ExitCode::from(code as u8)
+        }
+        Some(Tool::Bench { depth }) => {
+            for line in bench::run(depth, DEFAULT_HASH_MB).lines() {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Tool::Perft { depth, fen, moves }) => {
+            let result = new_session(cli.game, 1).and_then(|mut session| {
+                let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
+                let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+                session.set_position(&start, &moves)?;
+                Ok(session.perft(depth))
+            });
+            match result {
+                Ok(lines) => {
+                    for line in lines {
+                        println!("{line}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
 }

@@ -1,1 +1,4 @@
-//! Tools.
+//! Tools built on the engine: perft and bench.
+
+pub mod bench;
+pub mod perft;

@@ -1,0 +1,284 @@
+//! The protocol loop: a reader thread forwards input lines, the controller executes them in
+//! order (only `go` runs in the background), and a writer thread owns stdout.
+//!
+//! `isready`, `stop` and `quit` are answered while a search runs because the controller
+//! never blocks on a search except to wait for the one `bestmove` after a stop.
+
+use std::io::{BufRead, Write};
+use std::thread;
+use std::time::Duration;
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+
+use super::command::{parse, Command};
+use super::format::Dialect;
+use super::options::{
+    option_lines, parse_option, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
+};
+use super::session::{new_session, Session};
+use crate::games::GameKind;
+use crate::tools::bench;
+
+/// Engine name printed by the handshake.
+pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
+/// Authors printed by the handshake.
+pub const ENGINE_AUTHOR: &str = "the cutoff developers";
+
+/// What the reader thread hands the controller.
+enum Input {
+    Line(String),
+    Eof,
+}
+
+/// Runs the protocol until `quit` or end of input. Returns the process exit code.
+pub fn run<R, W>(input: R, output: W, game: GameKind) -> i32
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (out_tx, out_rx) = unbounded::<String>();
+    let writer = thread::Builder::new()
+        .name("writer".to_string())
+        .spawn(move || write_lines(output, out_rx));
+    let (in_tx, in_rx) = unbounded::<Input>();
+    // The reader may stay blocked on stdin after `quit`; it is not joined.
+    let reader = thread::Builder::new()
+        .name("reader".to_string())
+        .spawn(move || read_lines(input, in_tx));
+    if reader.is_err() {
+        log::error!("cannot start the reader thread");
+        return 1;
+    }
+    let mut controller = Controller::new(game, out_tx);
+    for input in in_rx.iter() {
+        match input {
+            Input::Line(line) => {
+                if !controller.handle_line(&line) {
+                    break;
+                }
+            }
+            Input::Eof => break,
+        }
+    }
+    controller.shutdown();
+    drop(controller);
+    if let Ok(writer) = writer {
+        let _ = writer.join();
+    }
+    0
+}
+
+fn read_lines<R: BufRead>(mut input: R, to_controller: Sender<Input>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if to_controller.send(Input::Line(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = to_controller.send(Input::Eof);
+}
+
+fn write_lines<W: Write>(mut output: W, lines: Receiver<String>) {
+    for line in lines.iter() {
+        log::debug!(">> {line}");
+        if writeln!(output, "{line}")
+            .and_then(|_| output.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Executes commands in order against the current game session.
+struct Controller {
+    out: Sender<String>,
+    dialect: Dialect,
+    session: Box<dyn Session>,
+    game: GameKind,
+    hash_mb: usize,
+    move_overhead: Duration,
+    debug: bool,
+}
+
+impl Controller {
+    fn new(game: GameKind, out: Sender<String>) -> Controller {
+        let (game, session) = match new_session(game, DEFAULT_HASH_MB) {
+            Ok(session) => (game, session),
+            Err(e) => {
+                let _ = out.send(format!("info string error: {e}; playing connect4"));
+                let fallback = GameKind::Connect4;
+                match new_session(fallback, DEFAULT_HASH_MB) {
+                    Ok(session) => (fallback, session),
+                    Err(e) => panic!("connect4 must always be available: {e}"),
+                }
+            }
+        };
+        Controller {
+            out,
+            dialect: Dialect::Uci,
+            session,
+            game,
+            hash_mb: DEFAULT_HASH_MB,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            debug: false,
+        }
+    }
+
+    fn send(&self, line: impl Into<String>) {
+        let _ = self.out.send(line.into());
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        self.send(format!("info string error: {message}"));
+    }
+
+    /// Handles one input line; `false` means quit.
+    fn handle_line(&mut self, line: &str) -> bool {
+        log::debug!("<< {}", line.trim_end());
+        let command = match parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                self.error(e);
+                return true;
+            }
+        };
+        match command {
+            Command::Uci | Command::Ugi => {
+                self.dialect = if command == Command::Uci {
+                    Dialect::Uci
+                } else {
+                    Dialect::Ugi
+                };
+                self.send(format!("id name {ENGINE_NAME}"));
+                self.send(format!("id author {ENGINE_AUTHOR}"));
+                for line in option_lines(self.game) {
+                    self.send(line);
+                }
+                self.send(if self.dialect == Dialect::Uci {
+                    "uciok"
+                } else {
+                    "ugiok"
+                });
+            }
+            Command::IsReady => self.send("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::Register => {}
+            Command::Quit => return false,
+            Command::Stop => self.session.stop(),
+            Command::PonderHit => self.session.ponderhit(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                if self.refuse_while_searching("ucinewgame") {
+                    return true;
+                }
+                self.session.new_game();
+            }
+            Command::Position { start, moves } => {
+                if let Err(e) = self.session.set_position(&start, &moves) {
+                    self.error(format!("{e}; the position is unchanged"));
+                }
+            }
+            Command::Go(params) => {
+                if let Some(depth) = params.perft {
+                    if !self.refuse_while_searching("go perft") {
+                        self.perft(depth);
+                    }
+                } else if let Err(e) = self.session.go(&params, self.dialect, self.out.clone()) {
+                    self.error(e);
+                }
+            }
+            Command::Query(query) => self.send(self.session.query(query)),
+            Command::Display => {
+                for line in self.session.display() {
+                    self.send(line);
+                }
+            }
+            Command::Eval => {
+                for line in self.session.eval() {
+                    self.send(line);
+                }
+            }
+            Command::Perft(depth) => {
+                if !self.refuse_while_searching("perft") {
+                    self.perft(depth);
+                }
+            }
+            Command::Bench(depth) => {
+                if !self.refuse_while_searching("bench") {
+                    let report = bench::run(depth, self.hash_mb);
+                    for line in report.lines() {
+                        self.send(line);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn refuse_while_searching(&self, what: &str) -> bool {
+        let searching = self.session.is_searching();
+        if searching {
+            self.error(format!(
+                "'{what}' is not allowed during a search: send 'stop' first"
+            ));
+        }
+        searching
+    }
+
+    fn perft(&self, depth: u32) {
+        for line in self.session.perft(depth) {
+            self.send(line);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match parse_option(name, value) {
+            Ok(change) => change,
+            Err(e) => return self.error(e),
+        };
+        if self.refuse_while_searching("setoption") {
+            return;
+        }
+        match change {
+            OptionChange::Hash(mb) => {
+                self.hash_mb = mb;
+                self.session.resize_hash(mb);
+            }
+            OptionChange::ClearHash => self.session.clear_hash(),
+            OptionChange::MoveOverhead(ms) => {
+                self.move_overhead = Duration::from_millis(ms);
+                self.session.set_move_overhead(self.move_overhead);
+            }
+            OptionChange::Game(kind) => {
+                if kind == self.game {
+                    return;
+                }
+                match new_session(kind, self.hash_mb) {
+                    Ok(mut session) => {
+                        session.set_move_overhead(self.move_overhead);
+                        self.session.stop();
+                        self.session = session;
+                        self.game = kind;
+                    }
+                    Err(e) => self.error(e),
+                }
+            }
+        }
+        if self.debug {
+            self.send(format!("info string option {name} set"));
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.session.stop();
+    }
+}

@@ -1,0 +1,89 @@
+//! Turning search events into protocol lines.
+
+use crate::search::{ScoreReport, SearchInfo};
+
+/// Which handshake the GUI used; decides details such as `ponder` in `bestmove`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI (chess GUIs).
+    Uci,
+    /// UGI (cutegames and other multi-game clients).
+    Ugi,
+}
+
+/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`;
+/// `pv` holds the moves already written in the game's notation.
+pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
+    let score = ScoreReport::from_score(info.score);
+    if info.depth == 0 {
+        return format!("info depth 0 score {score}");
+    }
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        score,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.elapsed.as_millis()
+    );
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv.join(" "));
+    }
+    line
+}
+
+/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no move. UGI never gets a
+/// `ponder` (cutegames reads exactly one move).
+pub fn format_bestmove(line: &[String], dialect: Dialect) -> String {
+    match (line.first(), line.get(1), dialect) {
+        (None, _, _) => "bestmove (none)".to_string(),
+        (Some(best), Some(ponder), Dialect::Uci) => format!("bestmove {best} ponder {ponder}"),
+        (Some(best), _, _) => format!("bestmove {best}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+    use std::time::Duration;
+
+    fn info(depth: u32, score: i32) -> SearchInfo<u8> {
+        SearchInfo {
+            depth,
+            seldepth: 3,
+            score,
+            nodes: 2000,
+            elapsed: Duration::from_millis(2),
+            hashfull: 5,
+            pv: vec![],
+        }
+    }
+
+    #[test]
+    fn info_lines_carry_every_field() {
+        let line = format_info(&info(2, MATE - 3), &["4".into(), "4".into()]);
+        assert_eq!(
+            line,
+            "info depth 2 seldepth 3 score mate 2 nodes 2000 nps 1000000 hashfull 5 time 2 pv 4 4"
+        );
+        assert_eq!(
+            format_info(&info(0, -MATE), &[]),
+            "info depth 0 score mate 0"
+        );
+    }
+
+    #[test]
+    fn bestmove_has_ponder_only_in_uci() {
+        let line = ["e2e4".to_string(), "e7e5".to_string()];
+        assert_eq!(
+            format_bestmove(&line, Dialect::Uci),
+            "bestmove e2e4 ponder e7e5"
+        );
+        assert_eq!(format_bestmove(&line, Dialect::Ugi), "bestmove e2e4");
+        assert_eq!(format_bestmove(&[], Dialect::Uci), "bestmove (none)");
+    }
+}

@@ -1,0 +1,141 @@
+//! The engine's options: how `uci`/`ugi` list them and how `setoption` values are checked.
+
+use thiserror::Error;
+
+use crate::games::GameKind;
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Largest transposition table in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Default `Move Overhead` in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// Largest `Move Overhead` in ms.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// A validated `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionChange {
+    /// `Hash`: table size in MiB.
+    Hash(usize),
+    /// `Clear Hash` (button).
+    ClearHash,
+    /// `Move Overhead` in ms.
+    MoveOverhead(u64),
+    /// `Game`: which game to play.
+    Game(GameKind),
+}
+
+/// Why a `setoption` was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// No option of that name.
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    /// The option needs a value.
+    #[error("option '{0}' needs a value")]
+    MissingValue(String),
+    /// The value is out of range or of the wrong type.
+    #[error("invalid value '{value}' for option '{name}': {expected}")]
+    BadValue {
+        /// Option name.
+        name: String,
+        /// Value given.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+}
+
+/// The `option ...` lines of the handshake, with `game` as the current default.
+pub fn option_lines(game: GameKind) -> Vec<String> {
+    let games: String = GameKind::ALL
+        .iter()
+        .map(|kind| format!(" var {kind}"))
+        .collect();
+    vec![
+        format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+        "option name Clear Hash type button".to_string(),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ),
+        format!("option name Game type combo default {game}{games}"),
+    ]
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
+    let value = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            expected: format!("an integer from {min} to {max}"),
+        })
+}
+
+/// Checks a `setoption name NAME value VALUE` (names are case-insensitive).
+pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => Ok(OptionChange::Hash(
+            spin("Hash", value, 1, MAX_HASH_MB as u64)? as usize,
+        )),
+        "clear hash" => Ok(OptionChange::ClearHash),
+        "move overhead" => Ok(OptionChange::MoveOverhead(spin(
+            "Move Overhead",
+            value,
+            0,
+            MAX_MOVE_OVERHEAD_MS,
+        )?)),
+        "game" => {
+            let value = value.ok_or_else(|| OptionError::MissingValue("Game".to_string()))?;
+            GameKind::from_name(value)
+                .map(OptionChange::Game)
+                .ok_or_else(|| OptionError::BadValue {
+                    name: "Game".to_string(),
+                    value: value.to_string(),
+                    expected: "one of chess, connect4, tictactoe, tictactoe4, gomoku".to_string(),
+                })
+        }
+        _ => Err(OptionError::Unknown(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_values() {
+        assert_eq!(parse_option("hash", Some("64")), Ok(OptionChange::Hash(64)));
+        assert!(parse_option("Hash", Some("0")).is_err());
+        assert!(parse_option("Hash", Some("65537")).is_err());
+        assert!(parse_option("Hash", Some("-1")).is_err());
+        assert!(parse_option("Hash", None).is_err());
+        assert_eq!(
+            parse_option("Game", Some("Connect4")),
+            Ok(OptionChange::Game(GameKind::Connect4))
+        );
+        assert!(parse_option("Game", Some("go")).is_err());
+        assert_eq!(
+            parse_option("Clear Hash", None),
+            Ok(OptionChange::ClearHash)
+        );
+        assert!(matches!(
+            parse_option("Contempt", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn lists_every_option() {
+        let lines = option_lines(GameKind::Connect4);
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
+        assert_eq!(lines.len(), 4);
+    }
+}

@@ -1,0 +1,383 @@
+//! One game's state behind the protocol: the current position, the transposition table,
+//! the searcher and the running search. [`GameSession`] is generic over the game and
+//! erased behind the object-safe [`Session`] so the controller can switch games at run time.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+
+use super::command::{GoParams, PositionStart, Query};
+use super::format::{format_bestmove, format_info, Dialect};
+use crate::games::connect4::Connect4;
+use crate::games::mnk::{Mnk, MnkVariant};
+use crate::games::GameKind;
+use crate::search::{
+    Game, GameError, GameResult, Limits, MoveList, Player, SearchControl, SearchEvent, Searcher,
+    TranspositionTable,
+};
+use crate::tools::perft::perft_divide;
+
+/// Stack size of search threads: the recursion keeps move lists on the stack.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Error text for the controller to print.
+pub type SessionError = String;
+
+/// What the controller can do with a game, whatever the game.
+pub trait Session: Send {
+    /// The game this session plays.
+    fn kind(&self) -> GameKind;
+    /// Sets the position; on error the previous position stays.
+    fn set_position(&mut self, start: &PositionStart, moves: &[String])
+        -> Result<(), SessionError>;
+    /// Starts a search in the background; its lines go to `out`.
+    fn go(
+        &mut self,
+        params: &GoParams,
+        dialect: Dialect,
+        out: Sender<String>,
+    ) -> Result<(), SessionError>;
+    /// Whether a search is still running (one that has sent its `bestmove` is not).
+    fn is_searching(&self) -> bool;
+    /// Stops the running search, if any, and waits until its `bestmove` is out.
+    fn stop(&mut self);
+    /// The opponent played the pondered move.
+    fn ponderhit(&self);
+    /// Forgets the game: start position, cleared tables.
+    fn new_game(&mut self);
+    /// Replaces the transposition table by one of `megabytes` MiB.
+    fn resize_hash(&mut self, megabytes: usize);
+    /// Empties the transposition table.
+    fn clear_hash(&mut self);
+    /// Sets the time kept in reserve per move.
+    fn set_move_overhead(&mut self, overhead: Duration);
+    /// Answers a UGI query about the current position.
+    fn query(&self, query: Query) -> String;
+    /// The board drawing and FEN (`d`).
+    fn display(&self) -> Vec<String>;
+    /// The static evaluation (`eval`).
+    fn eval(&self) -> Vec<String>;
+    /// Perft lines (`perft N`, `go perft N`).
+    fn perft(&self, depth: u32) -> Vec<String>;
+}
+
+/// Creates the session of a game.
+pub fn new_session(kind: GameKind, hash_mb: usize) -> Result<Box<dyn Session>, SessionError> {
+    Ok(match kind {
+        GameKind::Connect4 => Box::new(GameSession::<Connect4>::new(kind, (), hash_mb)),
+        GameKind::TicTacToe => Box::new(GameSession::<Mnk>::new(
+            kind,
+            MnkVariant::TICTACTOE,
+            hash_mb,
+        )),
+        GameKind::TicTacToe4 => Box::new(GameSession::<Mnk>::new(
+            kind,
+            MnkVariant::TICTACTOE4,
+            hash_mb,
+        )),
+        GameKind::Gomoku => Box::new(GameSession::<Mnk>::new(kind, MnkVariant::GOMOKU, hash_mb)),
+        GameKind::Chess => return Err("chess is not available in this build".to_string()),
+    })
+}
+
+struct RunningSearch<G: Game> {
+    control: Arc<SearchControl>,
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<Searcher<G>>,
+}
+
+/// A session for one concrete game.
+pub struct GameSession<G: Game> {
+    kind: GameKind,
+    variant: G::Variant,
+    position: G,
+    tt: Arc<TranspositionTable>,
+    searcher: Option<Searcher<G>>,
+    running: Option<RunningSearch<G>>,
+    move_overhead: Duration,
+}
+
+impl<G: Game> GameSession<G> {
+    /// A session at the start position with a table of `hash_mb` MiB.
+    pub fn new(kind: GameKind, variant: G::Variant, hash_mb: usize) -> GameSession<G> {
+        let tt = Arc::new(TranspositionTable::new(hash_mb));
+        GameSession {
+            kind,
+            position: G::start(&variant),
+            variant,
+            searcher: Some(Searcher::new(Arc::clone(&tt))),
+            tt,
+            running: None,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// Waits for a finished or stopped search and takes its searcher back.
+    fn join(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    log::error!("search thread panicked; starting a fresh searcher");
+                    self.searcher = Some(Searcher::new(Arc::clone(&self.tt)));
+                }
+            }
+        }
+    }
+
+    fn limits(&self, params: &GoParams) -> Limits {
+        let ms = Duration::from_millis;
+        let (own_time, own_inc) = match self.position.side_to_move() {
+            Player::First => (params.first_time, params.first_inc),
+            Player::Second => (params.second_time, params.second_inc),
+        };
+        Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            movetime: params.movetime.map(ms),
+            clock: own_time.map(ms),
+            increment: ms(own_inc.unwrap_or(0)),
+            moves_to_go: params.moves_to_go,
+            infinite: params.infinite,
+            mate: params.mate,
+            ponder: params.ponder,
+        }
+    }
+}
+
+/// Formats the moves of `line` in notation, replaying them from `root`.
+fn line_notation<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
+    let mut game = root.clone();
+    let mut moves = MoveList::new();
+    let mut out = Vec::with_capacity(line.len());
+    for &mv in line {
+        moves.clear();
+        if game.outcome().is_none() {
+            game.generate_moves(&mut moves);
+        }
+        if !moves.contains(&mv) {
+            log::error!("dropping an illegal PV move from the report");
+            break;
+        }
+        out.push(game.format_move(mv));
+        game.make_move(mv);
+    }
+    out
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn set_position(
+        &mut self,
+        start: &PositionStart,
+        moves: &[String],
+    ) -> Result<(), SessionError> {
+        let mut game = match start {
+            PositionStart::StartPos => G::start(&self.variant),
+            PositionStart::Fen(fen) => {
+                G::from_fen(&self.variant, fen).map_err(|e| e.to_string())?
+            }
+        };
+        for (index, text) in moves.iter().enumerate() {
+            let mv = game.parse_move(text).map_err(|e: GameError| {
+                format!("{e} (move {} of the position command)", index + 1)
+            })?;
+            game.make_move(mv);
+        }
+        self.position = game;
+        Ok(())
+    }
+
+    fn go(
+        &mut self,
+        params: &GoParams,
+        dialect: Dialect,
+        out: Sender<String>,
+    ) -> Result<(), SessionError> {
+        let started = Instant::now();
+        if self.is_searching() {
+            return Err("a search is already running: send 'stop' first".to_string());
+        }
+        self.join();
+        let mut searchmoves = Vec::new();
+        for text in &params.searchmoves {
+            searchmoves.push(
+                self.position
+                    .parse_move(text)
+                    .map_err(|e| format!("searchmoves: {e}"))?,
+            );
+        }
+        let limits = self.limits(params);
+        let Some(mut searcher) = self.searcher.take() else {
+            return Err("internal: no searcher available".to_string());
+        };
+        searcher.settings.move_overhead = self.move_overhead;
+        let control = Arc::new(SearchControl::new(started, params.ponder));
+        let done = Arc::new(AtomicBool::new(false));
+        let root = self.position.clone();
+        let thread_control = Arc::clone(&control);
+        let thread_done = Arc::clone(&done);
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut report = |event: SearchEvent<G::Move>| match event {
+                    SearchEvent::Iteration(info) => {
+                        let pv = line_notation(&root, &info.pv);
+                        let _ = out.send(format_info(&info, &pv));
+                    }
+                    SearchEvent::Finished(result) => {
+                        let line = [result.best, result.ponder]
+                            .into_iter()
+                            .flatten()
+                            .collect::<Vec<_>>();
+                        let names = line_notation(&root, &line);
+                        thread_done.store(true, Ordering::SeqCst);
+                        let _ = out.send(format_bestmove(&names, dialect));
+                    }
+                };
+                searcher.run(&root, &limits, &searchmoves, thread_control, &mut report);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(RunningSearch {
+                    control,
+                    done,
+                    handle,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                self.searcher = Some(Searcher::new(Arc::clone(&self.tt)));
+                Err(format!("cannot start the search thread: {e}"))
+            }
+        }
+    }
+
+    fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.done.load(Ordering::SeqCst))
+    }
+
+    fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.join();
+    }
+
+    fn ponderhit(&self) {
+        if let Some(running) = &self.running {
+            running.control.ponderhit();
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.stop();
+        self.position = G::start(&self.variant);
+        self.tt.clear();
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.clear();
+        }
+    }
+
+    fn resize_hash(&mut self, megabytes: usize) {
+        self.stop();
+        self.tt = Arc::new(TranspositionTable::new(megabytes));
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_table(Arc::clone(&self.tt));
+        }
+    }
+
+    fn clear_hash(&mut self) {
+        self.stop();
+        self.tt.clear();
+    }
+
+    fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+    }
+
+    fn query(&self, query: Query) -> String {
+        let answer = match query {
+            Query::P1Turn => (self.position.side_to_move() == Player::First).to_string(),
+            Query::GameOver => game_result(&self.position).is_some().to_string(),
+            Query::Result => match game_result(&self.position) {
+                None => "none".to_string(),
+                Some(GameResult::FirstWins) => "p1win".to_string(),
+                Some(GameResult::SecondWins) => "p2win".to_string(),
+                Some(GameResult::Draw) => "draw".to_string(),
+            },
+        };
+        format!("response {answer}")
+    }
+
+    fn display(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.position.render().lines().map(str::to_string).collect();
+        lines.push(format!("Fen: {}", self.position.to_fen()));
+        lines.push(format!("Key: {:016X}", self.position.hash()));
+        lines
+    }
+
+    fn eval(&self) -> Vec<String> {
+        vec![format!(
+            "info string eval {} (side to move's view)",
+            self.position.evaluate()
+        )]
+    }
+
+    fn perft(&self, depth: u32) -> Vec<String> {
+        let started = Instant::now();
+        let mut game = self.position.clone();
+        let counts = perft_divide(&mut game, depth.max(1));
+        let total: u64 = counts.iter().map(|(_, n)| n).sum();
+        let mut lines: Vec<String> = counts.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        let elapsed = started.elapsed();
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        lines.push(format!(
+            "info string perft depth {} nodes {total} time {} nps {}",
+            depth.max(1),
+            elapsed.as_millis(),
+            (u128::from(total) * 1_000_000 / elapsed.as_micros().max(1)) as u64
+        ));
+        lines
+    }
+}
+
+/// The result of the game in `position`, if it is over (no legal move counts as over).
+fn game_result<G: Game>(position: &G) -> Option<GameResult> {
+    if let Some(outcome) = position.outcome() {
+        return Some(GameResult::from_outcome(outcome, position.side_to_move()));
+    }
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    if moves.is_empty() {
+        let outcome = if position.in_check() {
+            crate::search::Outcome::Loss
+        } else {
+            crate::search::Outcome::Draw
+        };
+        return Some(GameResult::from_outcome(outcome, position.side_to_move()));
+    }
+    None
+}
+
+impl<G: Game> Drop for GameSession<G> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,441 @@
+//! Protocol tests: drive the real binary line by line, with timeouts.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{bestmove_of, info_field, Engine, TIMEOUT};
+use cutoff::games::connect4::Connect4;
+use cutoff::search::{Game, MoveList};
+
+const SHORT: Duration = Duration::from_millis(300);
+
+#[test]
+fn uci_handshake_lists_options_and_ends_with_uciok() {
+    let mut engine = Engine::game("connect4");
+    engine.send("uci");
+    let lines = engine.read_until("uciok", TIMEOUT);
+    assert!(lines[0].starts_with("id name cutoff"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in ["Hash", "Clear Hash", "Move Overhead", "Game"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "option {option} missing: {lines:?}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("option name Game type combo default connect4")));
+    engine.sync();
+}
+
+#[test]
+fn ugi_handshake_ends_with_ugiok_for_every_game() {
+    for game in ["connect4", "tictactoe", "tictactoe4", "gomoku"] {
+        let mut engine = Engine::game(game);
+        engine.send("ugi");
+        let lines = engine.read_until("ugiok", TIMEOUT);
+        assert!(lines.iter().any(|l| l.starts_with("id name cutoff")));
+        engine.send("uginewgame");
+        engine.send("position startpos");
+        engine.send("query p1turn");
+        assert_eq!(engine.expect("response"), "response true");
+        engine.send("go depth 2");
+        let best = bestmove_of(&engine.expect("bestmove"));
+        assert!(best.is_some(), "{game}: a move from the start position");
+        assert!(
+            !engine.transcript.last().unwrap().contains("ponder"),
+            "UGI bestmove has one move"
+        );
+    }
+}
+
+#[test]
+fn game_option_switches_games() {
+    let mut engine = Engine::game("connect4");
+    engine.send("setoption name Game value tictactoe");
+    engine.send("position startpos moves b2");
+    assert_eq!(engine.fen(), "3/1x1/3 o");
+    engine.send("setoption name Game value gomoku");
+    engine.send("position startpos moves h8");
+    assert!(engine.fen().ends_with(" o"));
+    engine.send("setoption name Game value nonsense");
+    assert!(engine.expect("info string error").contains("nonsense"));
+}
+
+#[test]
+fn isready_is_answered_during_a_long_search_and_stop_gives_one_bestmove() {
+    let mut engine = Engine::game("gomoku");
+    engine.send("position startpos moves h8 h9");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let before = engine.sync();
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "readyok took {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "infinite search ended by itself"
+    );
+    engine.send("stop");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert!(bestmove_of(lines.last().unwrap()).is_some());
+    let rest = engine.drain(SHORT);
+    assert!(
+        rest.iter().all(|l| !l.starts_with("bestmove")),
+        "a second bestmove: {rest:?}"
+    );
+}
+
+#[test]
+fn stop_latency_is_small() {
+    let mut engine = Engine::game("connect4");
+    let mut latencies = Vec::new();
+    for _ in 0..10 {
+        engine.send("position startpos moves 4 4");
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(30));
+        let sent = Instant::now();
+        engine.send("stop");
+        engine.read_until("bestmove", TIMEOUT);
+        latencies.push(sent.elapsed());
+    }
+    latencies.sort();
+    eprintln!(
+        "stop -> bestmove latency: median {:?}, worst {:?}",
+        latencies[5], latencies[9]
+    );
+    // A generous bound: the point is that stop is answered, not a speed test.
+    assert!(latencies[9] < Duration::from_secs(2));
+}
+
+#[test]
+fn quit_during_a_search_exits_cleanly() {
+    let mut engine = Engine::game("gomoku");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("quit");
+    let status = engine
+        .wait_exit(TIMEOUT)
+        .expect("the engine exits after quit");
+    assert!(status.success());
+}
+
+#[test]
+fn end_of_input_means_quit() {
+    let mut engine = Engine::game("connect4");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    engine.close_stdin();
+    let status = engine.wait_exit(TIMEOUT).expect("the engine exits at EOF");
+    assert!(status.success());
+}
+
+#[test]
+fn a_second_go_while_searching_is_refused() {
+    let mut engine = Engine::game("connect4");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    engine.send("go depth 3");
+    assert!(engine.expect("info string error").contains("already"));
+    engine.send("stop");
+    engine.expect("bestmove");
+    let rest = engine.drain(SHORT);
+    assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+}
+
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    let mut engine = Engine::game("connect4");
+    for _ in 0..20 {
+        engine.send("position startpos moves 4");
+        engine.send("go depth 1");
+        engine.expect("bestmove");
+        engine.send("go depth 1");
+        let lines = engine.read_until("bestmove", TIMEOUT);
+        assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    }
+}
+
+#[test]
+fn bad_input_gets_an_error_and_keeps_the_position() {
+    let mut engine = Engine::game("connect4");
+    engine.send("position startpos moves 4 4 3");
+    let good = "7/7/7/7/3o3/2xx3 o";
+    assert_eq!(engine.fen(), good);
+    let bad_lines = [
+        "position fen 7/7/7/7/7 x",                // too few rows
+        "position fen 7/7/7/7/7/7",                // no side to move
+        "position fen 7/7/7/7/3x3/7 o",            // floating stone
+        "position fen 7/7/7/7/7/xx5 x",            // counts do not fit x to move
+        "position fen 8/7/7/7/7/7 x",              // row too long
+        "position fen 7/7/7/7/7/7 x moves 8",      // no such column
+        "position startpos moves 4 4 4 4 4 4 4",   // column full
+        "position startpos moves 1 2 1 2 1 2 1 3", // move after the game ended
+        "position fen",
+        "position",
+        "position startpos moves",
+        "go depth -3",
+        "go depth three",
+        "go wtime 100 btime",
+        "go movetime 1e3",
+        "go nodes 123456789012345678901234567890",
+        "go searchmoves 9",
+        "go sideways",
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Hash value 70000",
+        "setoption name NoSuchOption value 1",
+        "setoption name Move Overhead value -5",
+        "setoption",
+        "flibbertigibbet",
+        "debug maybe",
+        "query everything",
+        "perft x",
+        "isready please",
+    ];
+    for line in bad_lines {
+        engine.send(line);
+        let lines = engine.sync();
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        // "position startpos moves" with no moves is fine; everything else is an error.
+        if line != "position startpos moves" {
+            assert_eq!(
+                errors.len(),
+                1,
+                "'{line}' should give one error line, got {lines:?}"
+            );
+        } else {
+            engine.send("position startpos moves 4 4 3");
+        }
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "{line}: {lines:?}"
+        );
+        assert_eq!(engine.fen(), good, "after '{line}' the position changed");
+    }
+    // Errors name the offending text.
+    engine.send("flibbertigibbet");
+    assert!(engine
+        .expect("info string error")
+        .contains("flibbertigibbet"));
+    engine.send("position startpos moves 4 9");
+    let error = engine.expect("info string error");
+    assert!(
+        error.contains('9') && error.contains("unchanged"),
+        "{error}"
+    );
+    // Still searching fine afterwards.
+    engine.send("go depth 3");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+}
+
+#[test]
+fn crlf_tabs_and_repeated_spaces_are_accepted() {
+    let mut engine = Engine::game("connect4");
+    engine.send_raw("isready\r\n");
+    engine.expect("readyok");
+    engine.send_raw("position\tstartpos   moves \t4  4\r\n");
+    assert_eq!(engine.fen(), "7/7/7/7/3o3/3x3 x");
+    engine.send_raw("  go   depth\t2  \r\n");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+}
+
+#[test]
+fn huge_position_lines_are_handled() {
+    let mut engine = Engine::game("tictactoe");
+    let mut line = String::from("position startpos moves");
+    for _ in 0..100_000 {
+        line.push_str(" a1");
+    }
+    engine.send(&line);
+    let error = engine.expect("info string error");
+    assert!(error.contains("a1"), "{error}");
+    assert_eq!(engine.fen(), "3/3/3 x");
+    // A complete Connect Four game, replayed in one line, is over afterwards.
+    engine.send("setoption name Game value connect4");
+    let mut game = Connect4::start(&());
+    let mut moves = Vec::new();
+    let mut seed = 12345u64;
+    while game.outcome().is_none() {
+        let mut legal = MoveList::new();
+        game.generate_moves(&mut legal);
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mv = legal[(seed % legal.len() as u64) as usize];
+        moves.push(game.format_move(mv));
+        game.make_move(mv);
+    }
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send("query gameover");
+    assert_eq!(engine.expect("response"), "response true");
+    engine.sync();
+}
+
+#[test]
+fn a_finished_game_answers_bestmove_none_at_once() {
+    let mut engine = Engine::game("connect4");
+    // x wins with a vertical four in column 1.
+    engine.send("position startpos moves 1 2 1 2 1 2 1");
+    engine.send("go depth 5");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(
+        lines.iter().any(|l| l == "info depth 0 score mate 0"),
+        "{lines:?}"
+    );
+    engine.send("setoption name Game value tictactoe");
+    engine.send("position startpos moves a1 b2 c3 a3 c1 b1 b3 c2 a2");
+    engine.send("go movetime 100");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(
+        lines.iter().any(|l| l == "info depth 0 score cp 0"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn info_lines_carry_every_field_and_the_pv_starts_with_bestmove() {
+    let mut engine = Engine::game("connect4");
+    engine.send("position startpos moves 4 4");
+    engine.send("go depth 8");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 8, "{lines:?}");
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(
+            info_field(info, "depth"),
+            Some((i + 1).to_string().as_str())
+        );
+        for key in [
+            "seldepth", "score", "nodes", "nps", "hashfull", "time", "pv",
+        ] {
+            assert!(info_field(info, key).is_some(), "{key} missing in {info}");
+        }
+    }
+    let last_pv = info_field(infos[7], "pv").unwrap().to_string();
+    assert_eq!(bestmove_of(lines.last().unwrap()), Some(last_pv));
+}
+
+#[test]
+fn go_nodes_is_reproducible() {
+    let run = || {
+        let mut engine = Engine::game("connect4");
+        engine.send("position startpos moves 4 3");
+        engine.send("go nodes 20000");
+        engine.read_until("bestmove", TIMEOUT)
+    };
+    let (a, b) = (run(), run());
+    let strip = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let tokens: Vec<&str> = l.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut skip = false;
+                for t in tokens {
+                    if skip {
+                        skip = false;
+                        continue;
+                    }
+                    if t == "nps" || t == "time" {
+                        skip = true;
+                        continue;
+                    }
+                    kept.push(t);
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn go_nodes_stops_at_the_limit_exactly() {
+    let mut engine = Engine::game("gomoku");
+    engine.send("position startpos moves h8");
+    engine.send("go nodes 5000");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    for info in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let nodes: u64 = info_field(info, "nodes").unwrap().parse().unwrap();
+        assert!(nodes <= 5000, "{info}");
+    }
+    assert!(bestmove_of(lines.last().unwrap()).is_some());
+}
+
+#[test]
+fn clock_limits_are_respected() {
+    let mut engine = Engine::game("gomoku");
+    engine.send("position startpos moves h8");
+    let sent = Instant::now();
+    engine.send("go p1time 500 p2time 500 p1inc 0 p2inc 0");
+    engine.expect("bestmove");
+    let used = sent.elapsed();
+    assert!(
+        used < Duration::from_millis(500),
+        "used {used:?} of a 500 ms clock"
+    );
+    let sent = Instant::now();
+    engine.send("go movetime 200");
+    engine.expect("bestmove");
+    assert!(sent.elapsed() < Duration::from_millis(1500));
+}
+
+#[test]
+fn query_answers_follow_a_whole_game() {
+    let mut engine = Engine::game("connect4");
+    engine.send("ugi");
+    engine.expect("ugiok");
+    engine.send("uginewgame");
+    let mut moves: Vec<String> = Vec::new();
+    let mut game = Connect4::start(&());
+    loop {
+        let position = format!("position startpos moves {}", moves.join(" "));
+        engine.send(&position);
+        engine.send("query gameover");
+        let over = engine.expect("response") == "response true";
+        engine.send(&position);
+        engine.send("query p1turn");
+        let p1 = engine.expect("response") == "response true";
+        engine.send(&position);
+        engine.send("query result");
+        let result = engine.expect("response");
+        assert_eq!(p1, moves.len() % 2 == 0);
+        assert_eq!(over, game.outcome().is_some());
+        if !over {
+            assert_eq!(result, "response none");
+            engine.send(&position);
+            engine.send("go depth 4");
+            let best = bestmove_of(&engine.expect("bestmove")).expect("a move while not over");
+            let mv = game.parse_move(&best).expect("the engine's move is legal");
+            game.make_move(mv);
+            moves.push(best);
+        } else {
+            let expected = match (game.outcome(), moves.len() % 2) {
+                (Some(cutoff::search::Outcome::Draw), _) => "response draw",
+                (_, 1) => "response p1win",
+                _ => "response p2win",
+            };
+            assert_eq!(result, expected);
+            let mut left = MoveList::new();
+            game.generate_moves(&mut left);
+            assert!(left.is_empty());
+            break;
+        }
+    }
+    assert!(moves.len() >= 7);
+}

@@ -1,0 +1,302 @@
+//! The small games against outside truth: perft counts, solved values, the POJ 1568
+//! sample, the Connect Four test sets, and alpha-beta against plain minimax.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use cutoff::games::connect4::Connect4;
+use cutoff::games::mnk::{Mnk, MnkVariant};
+use cutoff::search::minimax::minimax;
+use cutoff::search::{
+    Game, Limits, MoveList, ScoreReport, SearchControl, SearchResult, Searcher, TranspositionTable,
+};
+use cutoff::tools::perft::perft;
+
+/// Leaf counts from the start position, depths 1..=9 (shared/data/perft-small-games.txt).
+const TICTACTOE_PERFT: [u64; 9] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+const CONNECT4_PERFT: [u64; 9] = [7, 49, 343, 2401, 16807, 117649, 823536, 5673234, 39394572];
+
+fn search<G: Game>(game: &G, limits: &Limits, searchmoves: &[G::Move]) -> SearchResult<G::Move> {
+    let tt = Arc::new(TranspositionTable::new(16));
+    let mut searcher = Searcher::<G>::new(tt);
+    let control = Arc::new(SearchControl::new(Instant::now(), false));
+    searcher.run(game, limits, searchmoves, control, &mut |_| {})
+}
+
+fn play(game: &mut impl Game, moves: &str) {
+    for text in moves.split_whitespace() {
+        let mv = game.parse_move(text).expect("legal test move");
+        game.make_move(mv);
+    }
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A position reached by up to `max_plies` random moves that is not over.
+    fn position<G: Game>(&mut self, start: &G, max_plies: u64) -> G {
+        loop {
+            let mut game = start.clone();
+            let plies = self.next() % (max_plies + 1);
+            for _ in 0..plies {
+                let mut moves = MoveList::new();
+                game.generate_moves(&mut moves);
+                if moves.is_empty() || game.outcome().is_some() {
+                    break;
+                }
+                let mv = moves[(self.next() % moves.len() as u64) as usize];
+                game.make_move(mv);
+            }
+            if game.outcome().is_none() {
+                return game;
+            }
+        }
+    }
+}
+
+#[test]
+fn tictactoe_perft_matches_the_published_counts() {
+    let mut game = Mnk::start(&MnkVariant::TICTACTOE);
+    for (depth, &expected) in TICTACTOE_PERFT.iter().enumerate() {
+        assert_eq!(
+            perft(&mut game, depth as u32 + 1),
+            expected,
+            "depth {}",
+            depth + 1
+        );
+    }
+}
+
+#[test]
+fn connect4_perft_matches_the_published_counts() {
+    let mut game = Connect4::start(&());
+    for (depth, &expected) in CONNECT4_PERFT.iter().enumerate().take(8) {
+        assert_eq!(
+            perft(&mut game, depth as u32 + 1),
+            expected,
+            "depth {}",
+            depth + 1
+        );
+    }
+}
+
+#[test]
+#[ignore = "slow: 39 million leaves; run with --ignored"]
+fn connect4_perft_depth_9() {
+    let mut game = Connect4::start(&());
+    assert_eq!(perft(&mut game, 9), CONNECT4_PERFT[8]);
+}
+
+#[test]
+fn tictactoe_is_a_draw_and_so_is_every_first_move() {
+    let game = Mnk::start(&MnkVariant::TICTACTOE);
+    let result = search(&game, &Limits::depth(9), &[]);
+    assert_eq!(
+        ScoreReport::from_score(result.score),
+        ScoreReport::Centipawns(0)
+    );
+    assert_eq!(result.depth, 9);
+    let mut moves = MoveList::new();
+    game.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 9);
+    for mv in moves {
+        let one = search(&game, &Limits::depth(9), &[mv]);
+        assert_eq!(one.best, Some(mv));
+        assert_eq!(
+            ScoreReport::from_score(one.score),
+            ScoreReport::Centipawns(0),
+            "first move {}",
+            game.format_move(mv)
+        );
+    }
+}
+
+/// POJ 1568 "Find the Winning Move": the first winning move of x in row-major order.
+fn poj1568_answer(rows: &[&str]) -> String {
+    let fen_rows: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in row.chars() {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let fen = format!("{} x", fen_rows.join("/"));
+    let game = Mnk::from_fen(&MnkVariant::TICTACTOE4, &fen).expect("valid POJ board");
+    let empties = rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .filter(|&c| c == '.')
+        .count() as u32;
+    for (row, line) in rows.iter().enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            if c != '.' {
+                continue;
+            }
+            let name = format!("{}{}", (b'a' + col as u8) as char, 4 - row);
+            let mv = game.parse_move(&name).expect("empty cell is legal");
+            let result = search(&game, &Limits::depth(empties.max(1)), &[mv]);
+            if matches!(ScoreReport::from_score(result.score), ScoreReport::Mate(n) if n > 0) {
+                return format!("({row},{col})");
+            }
+        }
+    }
+    "#####".to_string()
+}
+
+#[test]
+fn poj1568_sample_is_answered() {
+    let first = ["....", ".xo.", ".ox.", "...."];
+    let second = ["o...", ".ox.", ".xxx", "xooo"];
+    assert_eq!(poj1568_answer(&first), "#####");
+    assert_eq!(poj1568_answer(&second), "(0,1)");
+}
+
+fn check_equivalence<G: Game>(
+    start: &G,
+    positions: usize,
+    max_plies: u64,
+    depths: &[u32],
+    seed: u64,
+) {
+    let mut rng = XorShift(seed);
+    for i in 0..positions {
+        let game = rng.position(start, max_plies);
+        let depth = depths[i % depths.len()];
+        let mut reference = game.clone();
+        let expected = minimax(&mut reference, depth);
+        let result = search(&game, &Limits::depth(depth), &[]);
+        assert_eq!(
+            result.score,
+            expected,
+            "position {} depth {depth}: PVS+TT disagrees with minimax",
+            game.to_fen()
+        );
+    }
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_tictactoe_positions() {
+    check_equivalence(
+        &Mnk::start(&MnkVariant::TICTACTOE),
+        300,
+        6,
+        &[1, 2, 3, 4, 9],
+        1,
+    );
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_4x4_positions() {
+    check_equivalence(
+        &Mnk::start(&MnkVariant::TICTACTOE4),
+        200,
+        12,
+        &[1, 2, 3, 4, 5],
+        2,
+    );
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_connect4_positions() {
+    check_equivalence(&Connect4::start(&()), 300, 30, &[1, 2, 3, 4, 5, 6], 3);
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_gomoku_positions() {
+    let variant = MnkVariant::new(7, 7, 4).expect("a 7x7 board with four in a row");
+    check_equivalence(&Mnk::start(&variant), 100, 20, &[1, 2, 3], 4);
+}
+
+fn shared_data(name: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "SKIPPED: {} not found (it lives in ../shared/data)",
+            path.display()
+        );
+        None
+    }
+}
+
+/// The expected `score mate N` (or draw, as `None`) of a Pascal Pons test line.
+fn expected_report(moves_played: u32, score: i32) -> ScoreReport {
+    let own_stones = (moves_played / 2) as i32;
+    let their_stones = moves_played.div_ceil(2) as i32;
+    match score {
+        0 => ScoreReport::Centipawns(0),
+        s if s > 0 => ScoreReport::Mate(22 - s - own_stones),
+        s => ScoreReport::Mate(-((22 + s) - their_stones)),
+    }
+}
+
+#[test]
+fn connect4_endgame_set_scores_are_exact() {
+    let Some(path) = shared_data("connect4/Test_L3_R1") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("readable test set");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (moves, score) = line.split_once(' ').expect("'moves score' lines");
+        let score: i32 = score.trim().parse().expect("integer score");
+        let mut game = Connect4::start(&());
+        for c in moves.chars() {
+            let mv = game.parse_move(&c.to_string()).expect("legal sequence");
+            game.make_move(mv);
+        }
+        let remaining = 42 - moves.len() as u32;
+        let result = search(&game, &Limits::depth(remaining), &[]);
+        assert_eq!(
+            ScoreReport::from_score(result.score),
+            expected_report(moves.len() as u32, score),
+            "line '{line}'"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 1000);
+}
+
+#[test]
+fn connect4_known_values() {
+    // A position where the side to move wins at once, and one where it cannot stop a loss.
+    let mut game = Connect4::start(&());
+    play(&mut game, "1 2 1 2 1 2");
+    let result = search(&game, &Limits::depth(10), &[]);
+    assert_eq!(ScoreReport::from_score(result.score), ScoreReport::Mate(1));
+    assert_eq!(
+        result.best.map(|m| game.format_move(m)),
+        Some("1".to_string())
+    );
+    let mut game = Connect4::start(&());
+    play(&mut game, "4 1 3 1 5");
+    // o to move cannot block both ends of x's open three: lost on x's next move.
+    let result = search(&game, &Limits::depth(10), &[]);
+    assert_eq!(ScoreReport::from_score(result.score), ScoreReport::Mate(-1));
+}

@@ -384,7 +384,7 @@ impl<G: Game> Searcher<G> {
         if !self.enter_node() {
             return None;
         }
-        self.seldepth = self.seldepth.max(ply + 1);
+        self.seldepth = self.seldepth.max(ply);
 
         // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
         if ply > 0 {
@@ -597,7 +597,7 @@ impl<G: Game> Searcher<G> {
         if !self.enter_node() {
             return None;
         }
-        self.seldepth = self.seldepth.max(ply + 1);
+        self.seldepth = self.seldepth.max(ply);
         if let Some(outcome) = game.outcome() {
             return Some(outcome_score(outcome, ply));
         }

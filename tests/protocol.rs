@@ -439,3 +439,20 @@ fn query_answers_follow_a_whole_game() {
     }
     assert!(moves.len() >= 7);
 }
+
+#[test]
+fn a_huge_hash_request_does_not_crash() {
+    let mut engine = Engine::game("connect4");
+    engine.send("setoption name Hash value 65536");
+    let lines = engine.sync();
+    // Either the memory is granted lazily or the request is refused with an error line.
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info string error: cannot allocate")),
+        "{lines:?}"
+    );
+    engine.send("setoption name Hash value 8");
+    engine.send("go depth 6");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+}

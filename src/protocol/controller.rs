@@ -249,10 +249,10 @@ impl Controller {
             return;
         }
         match change {
-            OptionChange::Hash(mb) => {
-                self.hash_mb = mb;
-                self.session.resize_hash(mb);
-            }
+            OptionChange::Hash(mb) => match self.session.resize_hash(mb) {
+                Ok(()) => self.hash_mb = mb,
+                Err(e) => return self.error(e),
+            },
             OptionChange::ClearHash => self.session.clear_hash(),
             OptionChange::MoveOverhead(ms) => {
                 self.move_overhead = Duration::from_millis(ms);

@@ -48,8 +48,9 @@ pub trait Session: Send {
     fn ponderhit(&self);
     /// Forgets the game: start position, cleared tables.
     fn new_game(&mut self);
-    /// Replaces the transposition table by one of `megabytes` MiB.
-    fn resize_hash(&mut self, megabytes: usize);
+    /// Replaces the transposition table by one of `megabytes` MiB; on failure the
+    /// current table stays.
+    fn resize_hash(&mut self, megabytes: usize) -> Result<(), SessionError>;
     /// Empties the transposition table.
     fn clear_hash(&mut self);
     /// Sets the time kept in reserve per move.
@@ -294,12 +295,30 @@ impl<G: Game> Session for GameSession<G> {
         }
     }
 
-    fn resize_hash(&mut self, megabytes: usize) {
+    fn resize_hash(&mut self, megabytes: usize) -> Result<(), SessionError> {
         self.stop();
-        self.tt = Arc::new(TranspositionTable::new(megabytes));
+        let previous_mb = (self.tt.bucket_count() * 64).div_ceil(1024 * 1024).max(1);
+        // Free the old table first so that its memory can be reused.
+        self.tt = Arc::new(TranspositionTable::new(1));
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.set_table(Arc::clone(&self.tt));
         }
+        let result = match TranspositionTable::try_new(megabytes) {
+            Some(table) => {
+                self.tt = Arc::new(table);
+                Ok(())
+            }
+            None => {
+                self.tt = Arc::new(TranspositionTable::new(previous_mb));
+                Err(format!(
+                    "cannot allocate {megabytes} MiB for Hash; keeping {previous_mb} MiB"
+                ))
+            }
+        };
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_table(Arc::clone(&self.tt));
+        }
+        result
     }
 
     fn clear_hash(&mut self) {

@@ -5,6 +5,7 @@
 //! mismatch instead of being trusted. Entries sit in 64-byte buckets of four; replacement
 //! prefers the same position, then empty slots, then the shallowest or oldest entry.
 
+use std::alloc::{alloc_zeroed, Layout};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::score::{Score, MATE_BOUND};
@@ -114,15 +115,40 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MiB (at least one bucket).
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one bucket), or `None` when the
+    /// memory cannot be had. The memory is requested zeroed from the allocator, so a large
+    /// table costs nothing until it is used.
+    pub fn try_new(megabytes: usize) -> Option<TranspositionTable> {
         let bytes = megabytes.saturating_mul(1024 * 1024);
         let count = (bytes / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
-            buckets: buckets.into_boxed_slice(),
+        let layout = Layout::array::<Bucket>(count).ok()?;
+        // SAFETY: the layout is non-empty (count >= 1). A bucket is only atomic integers,
+        // for which all-zero bytes are a valid value, so the zeroed block is `count`
+        // initialised buckets; the box frees it with the same layout.
+        let buckets = unsafe {
+            let ptr = alloc_zeroed(layout).cast::<Bucket>();
+            if ptr.is_null() {
+                return None;
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
+        Some(TranspositionTable {
+            buckets,
             age: AtomicU8::new(0),
+        })
+    }
+
+    /// A table of at most `megabytes` MiB; halves the size until the allocation succeeds.
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let mut megabytes = megabytes;
+        loop {
+            if let Some(table) = TranspositionTable::try_new(megabytes) {
+                return table;
+            }
+            if megabytes == 0 {
+                std::alloc::handle_alloc_error(Layout::new::<Bucket>());
+            }
+            megabytes /= 2;
         }
     }
 

@@ -7,6 +7,8 @@
 //! - [`protocol`] turns input lines into commands and search events into output lines.
 //! - [`tools`] holds bench, perft and the other command-line tools.
 
+#![warn(missing_docs)]
+
 pub mod games;
 pub mod protocol;
 pub mod search;

@@ -10,16 +10,7 @@ use std::time::{Duration, Instant};
 
 use cutoff::games::connect4::Connect4;
 use cutoff::search::{Limits, ScoreReport, SearchControl, Searcher, TranspositionTable};
-
-fn expected_report(moves_played: u32, score: i32) -> ScoreReport {
-    let own_stones = (moves_played / 2) as i32;
-    let their_stones = moves_played.div_ceil(2) as i32;
-    match score {
-        0 => ScoreReport::Centipawns(0),
-        s if s > 0 => ScoreReport::Mate(22 - s - own_stones),
-        s => ScoreReport::Mate(-((22 + s) - their_stones)),
-    }
-}
+use cutoff::tools::connect4_sets::TestPosition;
 
 fn main() {
     let sets: Vec<String> = std::env::args()
@@ -42,24 +33,25 @@ fn main() {
         let (mut count, mut wrong, mut nodes) = (0u64, 0u64, 0u64);
         let mut time = Duration::ZERO;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let Some((moves, score)) = line.split_once(' ') else {
-                continue;
-            };
-            let score: i32 = score.trim().parse().unwrap_or(0);
-            let Ok(game) = Connect4::from_moves(moves) else {
+            let Ok(test) = TestPosition::parse(line) else {
                 println!("bad line: {line}");
                 continue;
             };
             tt.clear();
             let mut searcher = Searcher::<Connect4>::new(Arc::clone(&tt));
             let control = Arc::new(SearchControl::new(Instant::now(), false));
-            let remaining = 42 - moves.len() as u32;
             let started = Instant::now();
-            let result = searcher.run(&game, &Limits::depth(remaining), &[], control, &mut |_| {});
+            let result = searcher.run(
+                &test.position,
+                &Limits::depth(test.remaining_plies()),
+                &[],
+                control,
+                &mut |_| {},
+            );
             time += started.elapsed();
             nodes += result.nodes;
             count += 1;
-            if ScoreReport::from_score(result.score) != expected_report(moves.len() as u32, score) {
+            if ScoreReport::from_score(result.score) != test.expected_report() {
                 wrong += 1;
                 println!(
                     "WRONG: {line} -> {:?}",

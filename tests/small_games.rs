@@ -11,6 +11,7 @@ use cutoff::search::minimax::minimax;
 use cutoff::search::{
     Game, Limits, MoveList, ScoreReport, SearchControl, SearchResult, Searcher, TranspositionTable,
 };
+use cutoff::tools::connect4_sets::TestPosition;
 use cutoff::tools::perft::perft;
 
 /// Leaf counts from the start position, depths 1..=9 (shared/data/perft-small-games.txt).
@@ -245,17 +246,6 @@ fn shared_data(name: &str) -> Option<PathBuf> {
     }
 }
 
-/// The expected `score mate N` (or draw, as `None`) of a Pascal Pons test line.
-fn expected_report(moves_played: u32, score: i32) -> ScoreReport {
-    let own_stones = (moves_played / 2) as i32;
-    let their_stones = moves_played.div_ceil(2) as i32;
-    match score {
-        0 => ScoreReport::Centipawns(0),
-        s if s > 0 => ScoreReport::Mate(22 - s - own_stones),
-        s => ScoreReport::Mate(-((22 + s) - their_stones)),
-    }
-}
-
 #[test]
 fn connect4_endgame_set_scores_are_exact() {
     let Some(path) = shared_data("connect4/Test_L3_R1") else {
@@ -264,18 +254,11 @@ fn connect4_endgame_set_scores_are_exact() {
     let text = std::fs::read_to_string(path).expect("readable test set");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let (moves, score) = line.split_once(' ').expect("'moves score' lines");
-        let score: i32 = score.trim().parse().expect("integer score");
-        let mut game = Connect4::start(&());
-        for c in moves.chars() {
-            let mv = game.parse_move(&c.to_string()).expect("legal sequence");
-            game.make_move(mv);
-        }
-        let remaining = 42 - moves.len() as u32;
-        let result = search(&game, &Limits::depth(remaining), &[]);
+        let test = TestPosition::parse(line).expect("a valid test line");
+        let result = search(&test.position, &Limits::depth(test.remaining_plies()), &[]);
         assert_eq!(
             ScoreReport::from_score(result.score),
-            expected_report(moves.len() as u32, score),
+            test.expected_report(),
             "line '{line}'"
         );
         checked += 1;

@@ -1,4 +1,5 @@
 //! Tools built on the engine: perft and bench.
 
 pub mod bench;
+pub mod connect4_sets;
 pub mod perft;

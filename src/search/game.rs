@@ -197,6 +197,8 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
     /// Noisy moves (captures, promotions) for quiescence; only used when `pruning().quiescence`.
+    /// When the side to move is in check it must give every legal move (all evasions):
+    /// quiescence does not stand pat in check and scores having no evasion as a loss.
     fn generate_noisy(&self, moves: &mut MoveList<Self::Move>) {
         let _ = moves;
     }

@@ -604,12 +604,21 @@ impl<G: Game> Searcher<G> {
         if game.is_rule_draw() {
             return Some(DRAW);
         }
-        let stand_pat = game.evaluate();
-        if ply >= MAX_PLY - 1 || stand_pat >= beta {
-            return Some(stand_pat);
+        if ply >= MAX_PLY - 1 {
+            return Some(game.evaluate());
         }
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
+        // In check there is no standing pat: every evasion is tried (the game's noisy
+        // moves are all evasions then), and having none is a loss.
+        let in_check = game.in_check();
+        let mut best = -MATE + ply as Score;
+        if !in_check {
+            let stand_pat = game.evaluate();
+            if stand_pat >= beta {
+                return Some(stand_pat);
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
         let mut moves = MoveList::new();
         game.generate_noisy(&mut moves);
         let mut picker = MovePicker::new(game, moves, None, &self.tables, ply);

@@ -456,3 +456,87 @@ fn a_huge_hash_request_does_not_crash() {
     engine.send("go depth 6");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
 }
+
+/// Sends `go`/`stop` pairs with short varying delays and checks each gets exactly one
+/// legal `bestmove`.
+fn go_stop_stress(threads: u32, pairs: u32) {
+    let mut engine = Engine::game("connect4");
+    engine.send(&format!("setoption name Threads value {threads}"));
+    engine.send("position startpos moves 4 4 3");
+    engine.sync();
+    let game = {
+        let mut g = Connect4::start(&());
+        for m in ["4", "4", "3"] {
+            let mv = g.parse_move(m).unwrap();
+            g.make_move(mv);
+        }
+        g
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for i in 0..pairs {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        engine.send(if i % 3 == 0 {
+            "go infinite"
+        } else {
+            "go wtime 50 btime 50"
+        });
+        std::thread::sleep(Duration::from_micros(seed % 3000));
+        engine.send("stop");
+        let lines = engine.read_until("bestmove", TIMEOUT);
+        assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+        let best = bestmove_of(lines.last().unwrap()).expect("a move");
+        assert!(game.parse_move(&best).is_ok(), "illegal bestmove {best}");
+    }
+    let rest = engine.sync();
+    assert!(
+        rest.iter().all(|l| !l.starts_with("bestmove")),
+        "extra bestmove: {rest:?}"
+    );
+}
+
+#[test]
+fn go_stop_pairs_with_four_threads_never_hang_or_duplicate() {
+    go_stop_stress(4, 300);
+}
+
+#[test]
+#[ignore = "slow stress test: thousands of go/stop pairs"]
+fn go_stop_stress_thousands() {
+    go_stop_stress(4, 3000);
+}
+
+#[test]
+fn threads_change_between_searches_and_quit_ends_every_thread() {
+    let mut engine = Engine::game("gomoku");
+    for threads in [2, 1, 3] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send("position startpos moves h8");
+        engine.send("go depth 3");
+        let lines = engine.read_until("bestmove", TIMEOUT);
+        assert!(bestmove_of(lines.last().unwrap()).is_some(), "{lines:?}");
+    }
+    engine.send("setoption name Threads value 4");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("quit");
+    let status = engine
+        .wait_exit(TIMEOUT)
+        .expect("exits with helpers running");
+    assert!(status.success());
+}
+
+#[test]
+fn several_threads_keep_small_game_values_exact() {
+    let mut engine = Engine::game("tictactoe");
+    engine.send("setoption name Threads value 2");
+    engine.send("go depth 9");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains("score cp 0"), "{last_info}");
+}

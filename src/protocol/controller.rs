@@ -105,6 +105,7 @@ struct Controller {
     game: GameKind,
     hash_mb: usize,
     move_overhead: Duration,
+    threads: usize,
     debug: bool,
 }
 
@@ -128,6 +129,7 @@ impl Controller {
             game,
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            threads: 1,
             debug: false,
         }
     }
@@ -258,6 +260,11 @@ impl Controller {
                 self.move_overhead = Duration::from_millis(ms);
                 self.session.set_move_overhead(self.move_overhead);
             }
+            OptionChange::Threads(threads) => {
+                self.threads = threads;
+                self.session.set_threads(threads);
+            }
+            OptionChange::Ponder(_) => {}
             OptionChange::Game(kind) => {
                 if kind == self.game {
                     return;
@@ -265,6 +272,7 @@ impl Controller {
                 match new_session(kind, self.hash_mb) {
                     Ok(mut session) => {
                         session.set_move_overhead(self.move_overhead);
+                        session.set_threads(self.threads);
                         self.session.stop();
                         self.session = session;
                         self.game = kind;

@@ -12,6 +12,8 @@ pub const MAX_HASH_MB: usize = 65_536;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 /// Largest `Move Overhead` in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+/// Largest `Threads`.
+pub const MAX_THREADS: usize = 256;
 
 /// A validated `setoption`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +26,10 @@ pub enum OptionChange {
     MoveOverhead(u64),
     /// `Game`: which game to play.
     Game(GameKind),
+    /// `Threads`: number of search threads.
+    Threads(usize),
+    /// `Ponder`: the GUI may send `go ponder` (nothing to change in the engine).
+    Ponder(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -56,6 +62,8 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
     vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         "option name Clear Hash type button".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        "option name Ponder type check default false".to_string(),
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
@@ -77,6 +85,19 @@ fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, Opti
         })
 }
 
+fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+    let value = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            expected: "true or false".to_string(),
+        }),
+    }
+}
+
 /// Checks a `setoption name NAME value VALUE` (names are case-insensitive).
 pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
     match name.to_ascii_lowercase().as_str() {
@@ -90,6 +111,10 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             0,
             MAX_MOVE_OVERHEAD_MS,
         )?)),
+        "threads" => Ok(OptionChange::Threads(
+            spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
+        )),
+        "ponder" => Ok(OptionChange::Ponder(check("Ponder", value)?)),
         "game" => {
             let value = value.ok_or_else(|| OptionError::MissingValue("Game".to_string()))?;
             GameKind::from_name(value)
@@ -136,6 +161,9 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
-        assert_eq!(lines.len(), 4);
+        assert_eq!(lines.len(), 6);
+        assert!(
+            lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
+        );
     }
 }

@@ -55,6 +55,8 @@ pub trait Session: Send {
     fn clear_hash(&mut self);
     /// Sets the time kept in reserve per move.
     fn set_move_overhead(&mut self, overhead: Duration);
+    /// Sets the number of search threads (Lazy SMP).
+    fn set_threads(&mut self, threads: usize);
     /// Answers a UGI query about the current position.
     fn query(&self, query: Query) -> String;
     /// The board drawing and FEN (`d`).
@@ -84,10 +86,16 @@ pub fn new_session(kind: GameKind, hash_mb: usize) -> Result<Box<dyn Session>, S
     })
 }
 
+/// The searchers of all threads: the main one reports, the helpers share its table.
+struct Searchers<G: Game> {
+    main: Searcher<G>,
+    helpers: Vec<Searcher<G>>,
+}
+
 struct RunningSearch<G: Game> {
     control: Arc<SearchControl>,
     done: Arc<AtomicBool>,
-    handle: JoinHandle<Searcher<G>>,
+    handle: JoinHandle<Searchers<G>>,
 }
 
 /// A session for one concrete game.
@@ -96,9 +104,10 @@ pub struct GameSession<G: Game> {
     variant: G::Variant,
     position: G,
     tt: Arc<TranspositionTable>,
-    searcher: Option<Searcher<G>>,
+    searchers: Option<Searchers<G>>,
     running: Option<RunningSearch<G>>,
     move_overhead: Duration,
+    threads: usize,
 }
 
 impl<G: Game> GameSession<G> {
@@ -109,10 +118,31 @@ impl<G: Game> GameSession<G> {
             kind,
             position: G::start(&variant),
             variant,
-            searcher: Some(Searcher::new(Arc::clone(&tt))),
+            searchers: Some(Searchers {
+                main: Searcher::new(Arc::clone(&tt)),
+                helpers: Vec::new(),
+            }),
             tt,
             running: None,
             move_overhead: Duration::from_millis(10),
+            threads: 1,
+        }
+    }
+
+    fn fresh_searchers(&self) -> Searchers<G> {
+        Searchers {
+            main: Searcher::new(Arc::clone(&self.tt)),
+            helpers: (1..self.threads)
+                .map(|_| Searcher::new(Arc::clone(&self.tt)))
+                .collect(),
+        }
+    }
+
+    /// Applies a closure to every idle searcher (main and helpers).
+    fn for_each_searcher(&mut self, mut apply: impl FnMut(&mut Searcher<G>)) {
+        if let Some(searchers) = self.searchers.as_mut() {
+            apply(&mut searchers.main);
+            searchers.helpers.iter_mut().for_each(apply);
         }
     }
 
@@ -125,10 +155,10 @@ impl<G: Game> GameSession<G> {
     fn join(&mut self) {
         if let Some(running) = self.running.take() {
             match running.handle.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
+                Ok(searchers) => self.searchers = Some(searchers),
                 Err(_) => {
-                    log::error!("search thread panicked; starting a fresh searcher");
-                    self.searcher = Some(Searcher::new(Arc::clone(&self.tt)));
+                    log::error!("search thread panicked; starting fresh searchers");
+                    self.searchers = Some(self.fresh_searchers());
                 }
             }
         }
@@ -220,10 +250,10 @@ impl<G: Game> Session for GameSession<G> {
             );
         }
         let limits = self.limits(params);
-        let Some(mut searcher) = self.searcher.take() else {
+        let Some(mut searchers) = self.searchers.take() else {
             return Err("internal: no searcher available".to_string());
         };
-        searcher.settings.move_overhead = self.move_overhead;
+        searchers.main.settings.move_overhead = self.move_overhead;
         let control = Arc::new(SearchControl::new(started, params.ponder));
         let done = Arc::new(AtomicBool::new(false));
         let root = self.position.clone();
@@ -248,8 +278,15 @@ impl<G: Game> Session for GameSession<G> {
                         let _ = out.send(format_bestmove(&names, dialect));
                     }
                 };
-                searcher.run(&root, &limits, &searchmoves, thread_control, &mut report);
-                searcher
+                search_all_threads(
+                    &mut searchers,
+                    &root,
+                    &limits,
+                    &searchmoves,
+                    thread_control,
+                    &mut report,
+                );
+                searchers
             });
         match spawned {
             Ok(handle) => {
@@ -261,7 +298,7 @@ impl<G: Game> Session for GameSession<G> {
                 Ok(())
             }
             Err(e) => {
-                self.searcher = Some(Searcher::new(Arc::clone(&self.tt)));
+                self.searchers = Some(self.fresh_searchers());
                 Err(format!("cannot start the search thread: {e}"))
             }
         }
@@ -290,9 +327,7 @@ impl<G: Game> Session for GameSession<G> {
         self.stop();
         self.position = G::start(&self.variant);
         self.tt.clear();
-        if let Some(searcher) = self.searcher.as_mut() {
-            searcher.clear();
-        }
+        self.for_each_searcher(|searcher| searcher.clear());
     }
 
     fn resize_hash(&mut self, megabytes: usize) -> Result<(), SessionError> {
@@ -300,9 +335,8 @@ impl<G: Game> Session for GameSession<G> {
         let previous_mb = (self.tt.bucket_count() * 64).div_ceil(1024 * 1024).max(1);
         // Free the old table first so that its memory can be reused.
         self.tt = Arc::new(TranspositionTable::new(1));
-        if let Some(searcher) = self.searcher.as_mut() {
-            searcher.set_table(Arc::clone(&self.tt));
-        }
+        let tt = Arc::clone(&self.tt);
+        self.for_each_searcher(|searcher| searcher.set_table(Arc::clone(&tt)));
         let result = match TranspositionTable::try_new(megabytes) {
             Some(table) => {
                 self.tt = Arc::new(table);
@@ -315,9 +349,8 @@ impl<G: Game> Session for GameSession<G> {
                 ))
             }
         };
-        if let Some(searcher) = self.searcher.as_mut() {
-            searcher.set_table(Arc::clone(&self.tt));
-        }
+        let tt = Arc::clone(&self.tt);
+        self.for_each_searcher(|searcher| searcher.set_table(Arc::clone(&tt)));
         result
     }
 
@@ -328,6 +361,17 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.stop();
+        self.threads = threads.max(1);
+        if let Some(searchers) = self.searchers.as_mut() {
+            let tt = &self.tt;
+            searchers
+                .helpers
+                .resize_with(self.threads - 1, || Searcher::new(Arc::clone(tt)));
+        }
     }
 
     fn query(&self, query: Query) -> String {
@@ -375,6 +419,55 @@ impl<G: Game> Session for GameSession<G> {
         ));
         lines
     }
+}
+
+/// Runs one search on all threads: helpers search the same root into the shared table
+/// (odd helpers start one depth deeper so the threads diverge) until the main searcher,
+/// which alone reports, has finished.
+fn search_all_threads<G: Game>(
+    searchers: &mut Searchers<G>,
+    root: &G,
+    limits: &Limits,
+    searchmoves: &[G::Move],
+    control: Arc<SearchControl>,
+    report: &mut dyn FnMut(SearchEvent<G::Move>),
+) {
+    let Searchers { main, helpers } = searchers;
+    if helpers.is_empty() {
+        main.set_peers(Vec::new());
+        main.run(root, limits, searchmoves, control, report);
+        return;
+    }
+    main.set_peers(helpers.iter().map(|h| h.node_counter()).collect());
+    let helper_control = Arc::new(SearchControl::new(Instant::now(), false));
+    let helper_limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        for (index, helper) in helpers.iter_mut().enumerate() {
+            helper.settings.start_depth = 1 + (index as u32 + 1) % 2;
+            let helper_control = Arc::clone(&helper_control);
+            let helper_limits = &helper_limits;
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper-{}", index + 1))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    helper.run(
+                        root,
+                        helper_limits,
+                        searchmoves,
+                        helper_control,
+                        &mut |_| {},
+                    );
+                });
+            if let Err(e) = spawned {
+                log::error!("cannot start helper thread {}: {e}", index + 1);
+            }
+        }
+        main.run(root, limits, searchmoves, control, report);
+        helper_control.stop();
+    });
 }
 
 /// The result of the game in `position`, if it is over (no legal move counts as over).

@@ -5,7 +5,7 @@
 //! Games that switch no pruning on get exact minimax values at every depth: transposition
 //! cut-offs then only use entries searched to the same depth (or both to the game's end).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -86,12 +86,15 @@ impl SearchControl {
 pub struct SearchSettings {
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
+    /// First depth of iterative deepening (Lazy SMP helpers start deeper to diverge).
+    pub start_depth: u32,
 }
 
 impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
             move_overhead: Duration::from_millis(10),
+            start_depth: 1,
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct Searcher<G: Game> {
     aborted: bool,
     started: Instant,
     control: Arc<SearchControl>,
+    published: Arc<AtomicU64>,
+    peers: Vec<Arc<AtomicU64>>,
     /// Settings such as the move overhead.
     pub settings: SearchSettings,
 }
@@ -131,8 +136,30 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             started: Instant::now(),
             control: Arc::new(SearchControl::default()),
+            published: Arc::new(AtomicU64::new(0)),
+            peers: Vec::new(),
             settings: SearchSettings::default(),
         }
+    }
+
+    /// This searcher's node count as other threads see it (updated every few nodes).
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.published)
+    }
+
+    /// Node counters of the other threads of the same search, summed into reports.
+    pub fn set_peers(&mut self, peers: Vec<Arc<AtomicU64>>) {
+        self.peers = peers;
+    }
+
+    /// Nodes of this searcher plus its peers.
+    fn total_nodes(&self) -> u64 {
+        self.nodes
+            + self
+                .peers
+                .iter()
+                .map(|p| p.load(Ordering::Relaxed))
+                .sum::<u64>()
     }
 
     /// Replaces the shared table (after a `Hash` resize).
@@ -159,6 +186,7 @@ impl<G: Game> Searcher<G> {
         self.started = Instant::now();
         self.control = control;
         self.nodes = 0;
+        self.published.store(0, Ordering::Relaxed);
         self.aborted = false;
         self.node_limit = limits.nodes;
         self.deadlines = deadlines(limits, self.settings.move_overhead);
@@ -190,7 +218,8 @@ impl<G: Game> Searcher<G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut completed: Option<(u32, Score, Vec<G::Move>)> = None;
-        for depth in 1..=max_depth {
+        let first_depth = self.settings.start_depth.clamp(1, max_depth);
+        for depth in first_depth..=max_depth {
             self.seldepth = 0;
             let previous = completed.as_ref().map(|c| c.1);
             let Some(score) = self.aspiration(&mut game, depth, previous) else {
@@ -201,7 +230,7 @@ impl<G: Game> Searcher<G> {
                 depth,
                 seldepth: self.seldepth as u32,
                 score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: self.started.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: pv.clone(),
@@ -229,12 +258,13 @@ impl<G: Game> Searcher<G> {
                 (0, 0, vec![guess])
             }
         };
+        self.published.store(self.nodes, Ordering::Relaxed);
         let result = SearchResult {
             best: pv.first().copied(),
             ponder: pv.get(1).copied(),
             score,
             depth,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.started.elapsed(),
         };
         report(SearchEvent::Finished(result.clone()));
@@ -284,7 +314,7 @@ impl<G: Game> Searcher<G> {
                 return true;
             }
         }
-        if !limits.ends_by_itself() {
+        if limits.infinite || self.control.is_pondering() {
             return false;
         }
         // A full-width search that reached every game end has the exact value; so has a
@@ -342,6 +372,7 @@ impl<G: Game> Searcher<G> {
         }
         self.nodes += 1;
         if self.nodes % CHECK_INTERVAL == 0 {
+            self.published.store(self.nodes, Ordering::Relaxed);
             if self.control.is_stopped() {
                 self.aborted = true;
                 return false;

@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{bestmove_of, info_field, Engine, TIMEOUT};
+use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::connect4::Connect4;
 use cutoff::search::{Game, MoveList};
 
@@ -539,4 +539,60 @@ fn several_threads_keep_small_game_values_exact() {
         .find(|l| l.starts_with("info depth"))
         .unwrap();
     assert!(last_info.contains("score cp 0"), "{last_info}");
+}
+
+#[test]
+fn multipv_lines_are_complete_and_sorted_at_every_depth() {
+    let mut engine = Engine::game("connect4");
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves 4 4 3");
+    engine.send("go depth 7");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 21, "{lines:?}");
+    for depth in 1..=7 {
+        let at_depth: Vec<&&String> = infos
+            .iter()
+            .filter(|l| info_field(l, "depth") == Some(depth.to_string().as_str()))
+            .collect();
+        assert_eq!(at_depth.len(), 3);
+        let mut previous = i32::MAX;
+        let mut firsts = Vec::new();
+        for (k, info) in at_depth.iter().enumerate() {
+            assert_eq!(
+                info_field(info, "multipv"),
+                Some((k + 1).to_string().as_str())
+            );
+            let value = match info_score(info).expect("a score") {
+                (kind, n) if kind == "cp" => n,
+                (_, n) if n > 0 => 100_000 - n,
+                (_, n) => -100_000 - n,
+            };
+            assert!(
+                value <= previous,
+                "lines not sorted at depth {depth}: {at_depth:?}"
+            );
+            previous = value;
+            firsts.push(info_field(info, "pv").unwrap().to_string());
+        }
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "each line starts with its own move");
+    }
+    let best_line_move = info_field(infos[18], "pv").unwrap().to_string();
+    assert_eq!(bestmove_of(lines.last().unwrap()), Some(best_line_move));
+    // More lines than moves: one line per legal move.
+    engine.send("setoption name Game value tictactoe");
+    engine.send("setoption name MultiPV value 20");
+    engine.send("position startpos moves a1 b2 c3 a3 c1 b1 b3");
+    engine.send("go depth 2");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 "))
+        .collect();
+    assert_eq!(last_depth.len(), 2, "{lines:?}");
 }

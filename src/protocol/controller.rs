@@ -106,6 +106,7 @@ struct Controller {
     hash_mb: usize,
     move_overhead: Duration,
     threads: usize,
+    multipv: usize,
     debug: bool,
 }
 
@@ -130,6 +131,7 @@ impl Controller {
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             threads: 1,
+            multipv: 1,
             debug: false,
         }
     }
@@ -265,6 +267,10 @@ impl Controller {
                 self.session.set_threads(threads);
             }
             OptionChange::Ponder(_) => {}
+            OptionChange::MultiPv(lines) => {
+                self.multipv = lines;
+                self.session.set_multipv(lines);
+            }
             OptionChange::Game(kind) => {
                 if kind == self.game {
                     return;
@@ -273,6 +279,7 @@ impl Controller {
                     Ok(mut session) => {
                         session.set_move_overhead(self.move_overhead);
                         session.set_threads(self.threads);
+                        session.set_multipv(self.multipv);
                         self.session.stop();
                         self.session = session;
                         self.game = kind;

@@ -19,9 +19,10 @@ pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
         return format!("info depth 0 score {score}");
     }
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         score,
         info.nodes,
         info.nps(),
@@ -55,6 +56,7 @@ mod tests {
         SearchInfo {
             depth,
             seldepth: 3,
+            multipv: 1,
             score,
             nodes: 2000,
             elapsed: Duration::from_millis(2),
@@ -68,7 +70,7 @@ mod tests {
         let line = format_info(&info(2, MATE - 3), &["4".into(), "4".into()]);
         assert_eq!(
             line,
-            "info depth 2 seldepth 3 score mate 2 nodes 2000 nps 1000000 hashfull 5 time 2 pv 4 4"
+            "info depth 2 seldepth 3 multipv 1 score mate 2 nodes 2000 nps 1000000 hashfull 5 time 2 pv 4 4"
         );
         assert_eq!(
             format_info(&info(0, -MATE), &[]),

@@ -14,6 +14,8 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// Largest `Threads`.
 pub const MAX_THREADS: usize = 256;
+/// Largest `MultiPV`.
+pub const MAX_MULTIPV: usize = 256;
 
 /// A validated `setoption`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub enum OptionChange {
     Threads(usize),
     /// `Ponder`: the GUI may send `go ponder` (nothing to change in the engine).
     Ponder(bool),
+    /// `MultiPV`: number of best lines to report.
+    MultiPv(usize),
 }
 
 /// Why a `setoption` was refused.
@@ -64,6 +68,7 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         "option name Ponder type check default false".to_string(),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
@@ -115,6 +120,9 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
         )),
         "ponder" => Ok(OptionChange::Ponder(check("Ponder", value)?)),
+        "multipv" => Ok(OptionChange::MultiPv(
+            spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
+        )),
         "game" => {
             let value = value.ok_or_else(|| OptionError::MissingValue("Game".to_string()))?;
             GameKind::from_name(value)
@@ -161,7 +169,7 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
-        assert_eq!(lines.len(), 6);
+        assert_eq!(lines.len(), 7);
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
         );

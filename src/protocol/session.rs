@@ -57,6 +57,8 @@ pub trait Session: Send {
     fn set_move_overhead(&mut self, overhead: Duration);
     /// Sets the number of search threads (Lazy SMP).
     fn set_threads(&mut self, threads: usize);
+    /// Sets the number of best lines searched and reported (MultiPV).
+    fn set_multipv(&mut self, lines: usize);
     /// Answers a UGI query about the current position.
     fn query(&self, query: Query) -> String;
     /// The board drawing and FEN (`d`).
@@ -108,6 +110,7 @@ pub struct GameSession<G: Game> {
     running: Option<RunningSearch<G>>,
     move_overhead: Duration,
     threads: usize,
+    multipv: usize,
 }
 
 impl<G: Game> GameSession<G> {
@@ -126,6 +129,7 @@ impl<G: Game> GameSession<G> {
             running: None,
             move_overhead: Duration::from_millis(10),
             threads: 1,
+            multipv: 1,
         }
     }
 
@@ -254,6 +258,7 @@ impl<G: Game> Session for GameSession<G> {
             return Err("internal: no searcher available".to_string());
         };
         searchers.main.settings.move_overhead = self.move_overhead;
+        searchers.main.settings.multipv = self.multipv;
         let control = Arc::new(SearchControl::new(started, params.ponder));
         let done = Arc::new(AtomicBool::new(false));
         let root = self.position.clone();
@@ -361,6 +366,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
     }
 
     fn set_threads(&mut self, threads: usize) {

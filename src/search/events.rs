@@ -12,6 +12,8 @@ pub struct SearchInfo<M> {
     pub depth: u32,
     /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
+    /// Rank of this line among the MultiPV lines (1 = best).
+    pub multipv: u32,
     /// Score from the side to move's view.
     pub score: Score,
     /// Nodes searched so far by all threads.

@@ -88,6 +88,8 @@ pub struct SearchSettings {
     pub move_overhead: Duration,
     /// First depth of iterative deepening (Lazy SMP helpers start deeper to diverge).
     pub start_depth: u32,
+    /// Number of best root moves to search and report per depth (MultiPV).
+    pub multipv: usize,
 }
 
 impl Default for SearchSettings {
@@ -95,6 +97,7 @@ impl Default for SearchSettings {
         SearchSettings {
             move_overhead: Duration::from_millis(10),
             start_depth: 1,
+            multipv: 1,
         }
     }
 }
@@ -106,6 +109,8 @@ pub struct Searcher<G: Game> {
     tables: OrderingTables<G::Move>,
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     root_moves: MoveList<G::Move>,
+    /// Root moves before this index are excluded (found as better MultiPV lines).
+    root_from: usize,
     pruning: Pruning,
     nodes: u64,
     seldepth: usize,
@@ -128,6 +133,7 @@ impl<G: Game> Searcher<G> {
             tables: OrderingTables::new(G::HISTORY_SIZE),
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             root_moves: MoveList::new(),
+            root_from: 0,
             pruning: Pruning::default(),
             nodes: 0,
             seldepth: 0,
@@ -218,28 +224,58 @@ impl<G: Game> Searcher<G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut completed: Option<(u32, Score, Vec<G::Move>)> = None;
+        let lines = self.settings.multipv.clamp(1, self.root_moves.len());
+        let mut previous_scores: Vec<Score> = Vec::new();
         let first_depth = self.settings.start_depth.clamp(1, max_depth);
-        for depth in first_depth..=max_depth {
+        'deepening: for depth in first_depth..=max_depth {
+            // Each MultiPV line searches the root without the moves of the better lines.
             self.seldepth = 0;
-            let previous = completed.as_ref().map(|c| c.1);
-            let Some(score) = self.aspiration(&mut game, depth, previous) else {
-                break;
-            };
-            let pv: Vec<G::Move> = self.pv[0].to_vec();
-            report(SearchEvent::Iteration(SearchInfo {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.total_nodes(),
-                elapsed: self.started.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv: pv.clone(),
-            }));
-            completed = Some((depth, score, pv));
-            if self.iteration_ends_search(root, limits, depth, score) {
+            let mut results: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
+            for line in 0..lines {
+                self.root_from = line;
+                let previous = previous_scores.get(line).copied();
+                let Some(score) = self.aspiration(&mut game, depth, previous) else {
+                    break 'deepening;
+                };
+                let pv: Vec<G::Move> = self.pv[0].to_vec();
+                if let Some(offset) = pv
+                    .first()
+                    .and_then(|best| self.root_moves[line..].iter().position(|m| m == best))
+                {
+                    self.root_moves.swap(line, line + offset);
+                }
+                results.push((score, pv));
+            }
+            if lines > 1 {
+                // Keep the lines (and their root moves) sorted best first.
+                let mut order: Vec<usize> = (0..lines).collect();
+                order.sort_by_key(|&i| std::cmp::Reverse(results[i].0));
+                let moves: Vec<G::Move> = order.iter().map(|&i| self.root_moves[i]).collect();
+                self.root_moves[..lines].copy_from_slice(&moves);
+                let mut sorted: Vec<(Score, Vec<G::Move>)> =
+                    order.iter().map(|&i| results[i].clone()).collect();
+                std::mem::swap(&mut results, &mut sorted);
+            }
+            for (index, (score, pv)) in results.iter().enumerate() {
+                report(SearchEvent::Iteration(SearchInfo {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    multipv: index as u32 + 1,
+                    score: *score,
+                    nodes: self.total_nodes(),
+                    elapsed: self.started.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: pv.clone(),
+                }));
+            }
+            previous_scores = results.iter().map(|r| r.0).collect();
+            let (best_score, best_pv) = results.swap_remove(0);
+            completed = Some((depth, best_score, best_pv));
+            if self.iteration_ends_search(root, limits, depth, &previous_scores) {
                 break;
             }
         }
+        self.root_from = 0;
 
         // Step 4. Infinite and ponder searches wait for `stop` (or `ponderhit`).
         if !limits.infinite && !limits.ponder {
@@ -289,6 +325,7 @@ impl<G: Game> Searcher<G> {
         report(SearchEvent::Iteration(SearchInfo {
             depth: 0,
             seldepth: 0,
+            multipv: 1,
             score,
             nodes: 0,
             elapsed: self.started.elapsed(),
@@ -308,7 +345,14 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Whether the search should end after completing `depth` with `score`.
-    fn iteration_ends_search(&self, root: &G, limits: &Limits, depth: u32, score: Score) -> bool {
+    fn iteration_ends_search(
+        &self,
+        root: &G,
+        limits: &Limits,
+        depth: u32,
+        scores: &[Score],
+    ) -> bool {
+        let score = scores[0];
         if let Some(mate) = limits.mate {
             if score >= MATE_BOUND && (MATE - score + 1) / 2 <= mate as Score {
                 return true;
@@ -320,7 +364,7 @@ impl<G: Game> Searcher<G> {
         // A full-width search that reached every game end has the exact value; so has a
         // proven win or loss when nothing is pruned.
         let to_the_end = root.remaining_plies_bound().is_some_and(|r| depth >= r);
-        if self.pruning.is_exact() && (to_the_end || is_mate(score)) {
+        if self.pruning.is_exact() && (to_the_end || scores.iter().all(|&s| is_mate(s))) {
             return true;
         }
         if let Some(deadlines) = self.deadlines {
@@ -495,7 +539,7 @@ impl<G: Game> Searcher<G> {
         // Step 6. Generate and order the moves.
         let mut moves = MoveList::new();
         if ply == 0 {
-            moves.clone_from(&self.root_moves);
+            moves.extend(self.root_moves[self.root_from..].iter().copied());
         } else {
             game.generate_moves(&mut moves);
         }
@@ -557,6 +601,10 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
+        if ply == 0 && self.root_from > 0 {
+            // A root searched without its best moves has no value of its own.
+            return Some(best_score);
+        }
         let stored_depth = depth.clamp(0, u8::MAX as i32) as u8;
         self.tt.store(
             key,

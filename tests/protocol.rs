@@ -596,3 +596,46 @@ fn multipv_lines_are_complete_and_sorted_at_every_depth() {
         .collect();
     assert_eq!(last_depth.len(), 2, "{lines:?}");
 }
+
+#[test]
+fn ponder_sequences_as_guis_send_them() {
+    let mut engine = Engine::game("gomoku");
+    engine.send("uci");
+    engine.expect("uciok");
+    engine.send("setoption name Ponder value true");
+    // go ponder, then ponderhit: the search becomes a timed one and ends by itself.
+    engine.send("position startpos moves h8 h9");
+    engine.send("go ponder wtime 300 btime 300");
+    std::thread::sleep(Duration::from_millis(400));
+    let early = engine.drain(Duration::from_millis(50));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering: {early:?}"
+    );
+    engine.send("ponderhit");
+    let lines = engine.read_until("bestmove", Duration::from_secs(5));
+    assert!(bestmove_of(lines.last().unwrap()).is_some());
+    // stop right after go ponder (the opponent played another move).
+    engine.send("go ponder wtime 300 btime 300");
+    engine.send("stop");
+    let line = engine.expect("bestmove");
+    assert!(bestmove_of(&line).is_some());
+    engine.send("position startpos moves h8 h9 i8 g8");
+    engine.send("go wtime 200 btime 200");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    let rest = engine.sync();
+    assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+}
+
+#[test]
+fn uci_bestmove_names_a_ponder_move_when_the_pv_has_one() {
+    let mut engine = Engine::game("connect4");
+    engine.send("uci");
+    engine.expect("uciok");
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    let line = engine.expect("bestmove");
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(tokens.len(), 4, "{line}");
+    assert_eq!(tokens[2], "ponder");
+}

@@ -11,6 +11,8 @@ use cutoff::protocol::command::PositionStart;
 use cutoff::protocol::options::DEFAULT_HASH_MB;
 use cutoff::protocol::session::new_session;
 use cutoff::tools::bench;
+use cutoff::tools::solve::{self, SolveOptions};
+use cutoff::tools::tree_stats::{self, TreeStatsOptions};
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +46,59 @@ enum Tool {
         #[arg(long, default_value = "")]
         moves: String,
     },
+    /// Compares minimax, alpha-beta, alpha-beta with ordering and PVS with a table:
+    /// nodes, leaves, cut-offs, first-move cut-off rate and time.
+    TreeStats {
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space-separated, in the game's notation.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Search depth (default: to the end of the game).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Measure every position K plies further (one per move sequence) and their total.
+        #[arg(long, value_name = "K")]
+        stones: Option<u32>,
+        /// With --stones: print a table for each position too.
+        #[arg(long)]
+        each: bool,
+        /// Print CSV instead of tables.
+        #[arg(long)]
+        csv: bool,
+        /// Write an SVG chart of nodes per depth (log scale) to this file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<String>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Exact value of a position and of every root move (or of every position of a file).
+    Solve {
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space-separated, in the game's notation.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Solve every position of this file: one FEN or move sequence per line.
+        #[arg(long)]
+        file: Option<String>,
+        /// Connect Four: the file is in Pascal Pons' format ("<columns> <score>"); verify
+        /// every score and report mean time, mean nodes and positions per second.
+        #[arg(long, requires = "file")]
+        check: bool,
+        /// Solve only the first N positions of the file.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Node budget per position; the value is `unknown` when it runs out.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB (a fresh table for each position).
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -70,6 +125,54 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Tool::TreeStats {
+            fen,
+            moves,
+            depth,
+            stones,
+            each,
+            csv,
+            plot,
+            hash,
+        }) => {
+            let options = TreeStatsOptions {
+                fen,
+                moves,
+                depth,
+                stones,
+                each,
+                csv,
+                plot,
+                hash_mb: hash,
+            };
+            report(tree_stats::run_command(
+                cli.game,
+                &options,
+                &mut io::stdout(),
+            ))
+        }
+        Some(Tool::Solve {
+            fen,
+            moves,
+            file,
+            check,
+            limit,
+            nodes,
+            hash,
+        }) => {
+            let options = SolveOptions {
+                fen,
+                moves,
+                file,
+                check,
+                limit,
+                nodes,
+                hash_mb: hash,
+            };
+            let result =
+                solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());
+            report(result)
+        }
         Some(Tool::Perft { depth, fen, moves }) => {
             let result = new_session(cli.game, 1).and_then(|mut session| {
                 let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
@@ -89,6 +192,17 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+    }
+}
+
+/// Exit status of a tool: errors go to stderr.
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -113,6 +113,16 @@ impl<M: Copy + Eq> MovePicker<M> {
         }
     }
 
+    /// Hands `moves` out in the order given (no ordering: tree statistics' baseline).
+    pub fn in_order(moves: MoveList<M>) -> MovePicker<M> {
+        let scores = moves.iter().map(|_| 0).collect();
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
     /// The next best move, or `None` when all were handed out.
     pub fn next_move(&mut self) -> Option<M> {
         let start = self.next;

@@ -13,6 +13,7 @@ use arrayvec::ArrayVec;
 use parking_lot::Mutex;
 
 use super::events::{SearchEvent, SearchInfo, SearchResult};
+use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
 use super::limits::{deadlines, Deadlines, Limits};
 use super::ordering::{history_bonus, MovePicker, OrderingTables};
@@ -90,6 +91,8 @@ pub struct SearchSettings {
     pub start_depth: u32,
     /// Number of best root moves to search and report per depth (MultiPV).
     pub multipv: usize,
+    /// Which tree-shrinking parts of the search are on (all of them for play).
+    pub features: SearchFeatures,
 }
 
 impl Default for SearchSettings {
@@ -98,6 +101,7 @@ impl Default for SearchSettings {
             move_overhead: Duration::from_millis(10),
             start_depth: 1,
             multipv: 1,
+            features: SearchFeatures::ALL,
         }
     }
 }
@@ -113,6 +117,7 @@ pub struct Searcher<G: Game> {
     root_from: usize,
     pruning: Pruning,
     nodes: u64,
+    stats: SearchStats,
     seldepth: usize,
     node_limit: Option<u64>,
     deadlines: Option<Deadlines>,
@@ -136,6 +141,7 @@ impl<G: Game> Searcher<G> {
             root_from: 0,
             pruning: Pruning::default(),
             nodes: 0,
+            stats: SearchStats::default(),
             seldepth: 0,
             node_limit: None,
             deadlines: None,
@@ -192,6 +198,7 @@ impl<G: Game> Searcher<G> {
         self.started = Instant::now();
         self.control = control;
         self.nodes = 0;
+        self.stats = SearchStats::default();
         self.published.store(0, Ordering::Relaxed);
         self.aborted = false;
         self.node_limit = limits.nodes;
@@ -310,6 +317,71 @@ impl<G: Game> Searcher<G> {
     /// Nodes searched by this searcher in the current (or last) search.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// What the searches since the last [`Searcher::reset_stats`] (or `run`) did.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes,
+            ..self.stats
+        }
+    }
+
+    /// Zeroes the node count and the statistics; a node budget counts from here.
+    pub fn reset_stats(&mut self) {
+        self.nodes = 0;
+        self.stats = SearchStats::default();
+    }
+
+    /// One search of `root` exactly `depth` plies deep inside the window `(alpha, beta)`,
+    /// without iterative deepening, aspiration or clock: the building block of tree
+    /// statistics and of the solver's null-window searches. Nodes and statistics add up
+    /// across calls until [`Searcher::reset_stats`]; `None` when the node count would pass
+    /// `node_limit`. The score is fail-soft: at or below `alpha` an upper bound, at or
+    /// above `beta` a lower bound, exact in between.
+    pub fn search_root(
+        &mut self,
+        root: &G,
+        depth: u32,
+        alpha: Score,
+        beta: Score,
+        node_limit: Option<u64>,
+    ) -> Option<Score> {
+        // Step 1. Per-search state: no clock, the given budget.
+        self.node_limit = node_limit;
+        self.deadlines = None;
+        self.aborted = false;
+        self.control = Arc::new(SearchControl::default());
+        self.pruning = root.pruning();
+        self.root_from = 0;
+        self.tt.new_search();
+
+        // Step 2. A finished game is its own value; otherwise the root moves, ordered by
+        // the game's hints only when ordering is on.
+        if let Some(outcome) = root.outcome() {
+            if !self.enter_node() {
+                return None;
+            }
+            self.stats.leaves += 1;
+            return Some(outcome_score(outcome, 0));
+        }
+        self.root_moves.clear();
+        root.generate_moves(&mut self.root_moves);
+        if self.settings.features.ordering {
+            let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
+            self.root_moves.sort_by_key(by_hint);
+        }
+
+        // Step 3. The search itself.
+        let mut game = root.clone();
+        let depth = depth.min(MAX_PLY as u32 - 1) as i32;
+        self.negamax(&mut game, depth, 0, alpha, beta, true)
+    }
+
+    /// The best root move of the last [`Searcher::search_root`] whose score was inside its
+    /// window, if any.
+    pub fn root_best(&self) -> Option<G::Move> {
+        self.pv[0].first().copied()
     }
 
     fn finish_without_moves(
@@ -464,18 +536,25 @@ impl<G: Game> Searcher<G> {
         // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
         if ply > 0 {
             if let Some(outcome) = game.outcome() {
+                self.stats.leaves += 1;
                 return Some(outcome_score(outcome, ply));
             }
             if game.is_rule_draw() {
+                self.stats.leaves += 1;
                 return Some(DRAW);
             }
             if ply >= MAX_PLY - 1 {
+                self.stats.leaves += 1;
                 return Some(game.evaluate());
             }
-            alpha = alpha.max(-MATE + ply as Score);
-            beta = beta.min(MATE - ply as Score - 1);
-            if alpha >= beta {
-                return Some(alpha);
+            if !self.settings.features.alpha_beta {
+                // Plain minimax: no window to narrow.
+            } else {
+                alpha = alpha.max(-MATE + ply as Score);
+                beta = beta.min(MATE - ply as Score - 1);
+                if alpha >= beta {
+                    return Some(alpha);
+                }
             }
         }
         let in_check = game.in_check();
@@ -485,6 +564,9 @@ impl<G: Game> Searcher<G> {
 
         // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
         if depth <= 0 {
+            if !self.pruning.quiescence {
+                self.stats.leaves += 1;
+            }
             return if self.pruning.quiescence {
                 self.quiescence(game, ply, alpha, beta)
             } else {
@@ -494,7 +576,12 @@ impl<G: Game> Searcher<G> {
 
         // Step 4. Transposition table: a move to try first, maybe a cut-off.
         let key = game.hash();
-        let hit = self.tt.probe(key, ply);
+        let use_tt = self.settings.features.transposition;
+        let hit = if use_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = hit.filter(|h| h.has_move).map(|h| h.move_code);
         if let Some(hit) = hit {
             if !pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), depth) {
@@ -504,6 +591,7 @@ impl<G: Game> Searcher<G> {
                     Bound::Upper => hit.score <= alpha,
                 };
                 if cut {
+                    self.stats.tt_cutoffs += 1;
                     return Some(hit.score);
                 }
             }
@@ -544,9 +632,14 @@ impl<G: Game> Searcher<G> {
             game.generate_moves(&mut moves);
         }
         if moves.is_empty() {
+            self.stats.leaves += 1;
             return Some(if in_check { -MATE + ply as Score } else { DRAW });
         }
-        let mut picker = MovePicker::new(game, moves, tt_move, &self.tables, ply);
+        let mut picker = if self.settings.features.ordering {
+            MovePicker::new(game, moves, tt_move, &self.tables, ply)
+        } else {
+            MovePicker::in_order(moves)
+        };
 
         // Step 7. Search the moves: the first with the full window, the rest with a null
         // window (reduced late quiet moves where allowed), re-searched when they beat alpha.
@@ -581,7 +674,11 @@ impl<G: Game> Searcher<G> {
                 if pv_node {
                     self.update_pv(ply, mv);
                 }
-                if alpha >= beta {
+                if alpha >= beta && self.settings.features.alpha_beta {
+                    self.stats.cutoffs += 1;
+                    if move_number == 1 {
+                        self.stats.first_move_cutoffs += 1;
+                    }
                     if quiet {
                         self.reward_quiet(game, ply, depth, mv, &quiets_tried);
                     }
@@ -603,6 +700,9 @@ impl<G: Game> Searcher<G> {
         };
         if ply == 0 && self.root_from > 0 {
             // A root searched without its best moves has no value of its own.
+            return Some(best_score);
+        }
+        if !use_tt {
             return Some(best_score);
         }
         let stored_depth = depth.clamp(0, u8::MAX as i32) as u8;
@@ -632,7 +732,11 @@ impl<G: Game> Searcher<G> {
         in_check: bool,
     ) -> Option<Score> {
         let child = ply + 1;
-        if move_number == 1 {
+        let features = self.settings.features;
+        if !features.alpha_beta {
+            return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, pv_node)?);
+        }
+        if move_number == 1 || !features.pvs {
             return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, pv_node)?);
         }
         let reduction = if self.pruning.late_move_reductions

@@ -3,3 +3,5 @@
 pub mod bench;
 pub mod connect4_sets;
 pub mod perft;
+pub mod solve;
+pub mod tree_stats;

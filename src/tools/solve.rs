@@ -1,0 +1,529 @@
+//! `solve`: the exact game-theoretic value of a position and of every root move.
+//!
+//! A position whose game must end within the search's reach (Connect Four, tic-tac-toe,
+//! 4x4) is searched to the end of the game with null windows only, by a binary search over
+//! the few values a finished game can have (a loss or a win at each ply, or a draw), as
+//! dedicated Connect Four solvers do: each probe asks "is the value at least v?", mate
+//! distance pruning cuts every line longer than v allows, and the transposition table
+//! carries the bounds of one probe into the next. Positions of bigger games (gomoku) are
+//! deepened one ply at a time under a node budget until a win or a loss is proven.
+//!
+//! The searches run on the engine's one core ([`Searcher::search_root`]); the solver only
+//! chooses windows and depths and never prints: progress comes out as [`SolveProgress`].
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::games::connect4::Connect4;
+use crate::games::mnk::{Mnk, MnkVariant};
+use crate::games::GameKind;
+use crate::tools::connect4_sets::TestPosition;
+
+use crate::search::score::{is_mate, MATE, MAX_PLY};
+use crate::search::{
+    Game, GameError, MoveList, Score, ScoreReport, SearchStats, Searcher, TranspositionTable,
+};
+
+/// Reads a position: a FEN (or the start position) and then moves in the game's notation,
+/// separated by spaces. A token that is not a move but whose characters each are (Connect
+/// Four's `4453`) is read as that sequence of moves.
+pub fn position_from<G: Game>(
+    variant: &G::Variant,
+    fen: Option<&str>,
+    moves: &str,
+) -> Result<G, GameError> {
+    let mut game = match fen {
+        Some(fen) => G::from_fen(variant, fen)?,
+        None => G::start(variant),
+    };
+    play_moves(&mut game, moves)?;
+    Ok(game)
+}
+
+/// Plays `moves` (see [`position_from`]) on `game`.
+pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<(), GameError> {
+    for token in moves.split_whitespace() {
+        match game.parse_move(token) {
+            Ok(mv) => game.make_move(mv),
+            Err(error) => {
+                if token.chars().count() < 2 {
+                    return Err(error);
+                }
+                for (index, ch) in token.char_indices() {
+                    let mv = game.parse_move(&token[index..index + ch.len_utf8()])?;
+                    game.make_move(mv);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A score in words from the side to move's view: `win in N` / `loss in N` (counting the
+/// winner's moves, as UCI's `mate N` does), `draw`, or a heuristic `cp N`.
+pub fn describe(score: Score) -> String {
+    match ScoreReport::from_score(score) {
+        ScoreReport::Mate(n) if n > 0 => format!("win in {n}"),
+        ScoreReport::Mate(n) => format!("loss in {}", -n),
+        ScoreReport::Centipawns(0) => "draw".to_string(),
+        ScoreReport::Centipawns(cp) => format!("cp {cp}"),
+    }
+}
+
+/// What the solver reports while it works (for a progress line on long solves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// The value is known to be at least this.
+    pub lower: Score,
+    /// The value is known to be at most this.
+    pub upper: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+}
+
+/// The value of one root move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveValue<M> {
+    /// The move.
+    pub mv: M,
+    /// Its exact value for the side to move at the root (`None`: budget exhausted).
+    pub value: Option<Score>,
+}
+
+/// A solved (or partly solved) position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<M> {
+    /// The exact value for the side to move, `None` when the budget ran out first.
+    pub value: Option<Score>,
+    /// Every root move's value, in generation order (empty unless asked for).
+    pub moves: Vec<MoveValue<M>>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+impl<M: Copy> Solution<M> {
+    /// The root moves whose value is the position's value.
+    pub fn best_moves(&self) -> Vec<M> {
+        match self.value {
+            Some(value) => self
+                .moves
+                .iter()
+                .filter(|m| m.value == Some(value))
+                .map(|m| m.mv)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Solves positions of one game with one searcher and table.
+pub struct Solver<G: Game> {
+    searcher: Searcher<G>,
+    hash_mb: usize,
+    /// Node budget of one [`Solver::solve`] (all its searches together); `None` = no limit.
+    pub budget: Option<u64>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver with a transposition table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Solver<G> {
+        Solver {
+            searcher: Searcher::new(Arc::new(TranspositionTable::new(hash_mb))),
+            hash_mb,
+            budget: None,
+        }
+    }
+
+    /// Forgets everything learnt: a fresh (lazily zeroed) table and empty ordering tables,
+    /// so the next position is solved as if by a new solver.
+    pub fn forget(&mut self) {
+        self.searcher
+            .set_table(Arc::new(TranspositionTable::new(self.hash_mb)));
+        self.searcher.clear();
+    }
+
+    /// Statistics of the searches since the last [`Solver::solve`] began.
+    pub fn stats(&self) -> SearchStats {
+        self.searcher.stats()
+    }
+
+    /// The value of `root` and, when `with_moves`, of each root move.
+    pub fn solve(
+        &mut self,
+        root: &G,
+        with_moves: bool,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Solution<G::Move> {
+        let started = Instant::now();
+        self.searcher.reset_stats();
+        let value = self.value(root, started, progress);
+        let mut moves = Vec::new();
+        if with_moves && root.outcome().is_none() {
+            let mut list = MoveList::new();
+            root.generate_moves(&mut list);
+            let mut child = root.clone();
+            for mv in list {
+                child.make_move(mv);
+                // The child's value counts plies from the child: one more from here.
+                let value = self.value(&child, started, progress).map(|v| {
+                    if is_mate(v) {
+                        -v - (-v).signum()
+                    } else {
+                        -v
+                    }
+                });
+                child.unmake_move(mv);
+                moves.push(MoveValue { mv, value });
+            }
+        }
+        Solution {
+            value,
+            moves,
+            nodes: self.searcher.stats().nodes,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// The exact value of `root`, or `None` when the budget runs out.
+    fn value(
+        &mut self,
+        root: &G,
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Score> {
+        match root.remaining_plies_bound() {
+            Some(remaining) if remaining < MAX_PLY as u32 - 1 => {
+                self.null_window_value(root, remaining, started, progress)
+            }
+            _ => self.deepening_value(root, started, progress),
+        }
+    }
+
+    /// Binary search on the value with null-window searches to the end of the game.
+    fn null_window_value(
+        &mut self,
+        root: &G,
+        remaining: u32,
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Score> {
+        // Every value a search to the end can return, ascending: a loss at ply 1..=R+1,
+        // a draw, a win at ply R+1..=1 (one spare ply on each side for bounds).
+        let r = remaining as Score + 1;
+        let values: Vec<Score> = (1..=r)
+            .map(|p| -MATE + p)
+            .chain(std::iter::once(0))
+            .chain((1..=r).rev().map(|p| MATE - p))
+            .collect();
+        let zero = r as usize;
+        let (mut lo, mut hi) = (0, values.len() - 1);
+        while lo < hi {
+            // Ask first "win?", then "not a loss?", like Pons' solver; then bisect.
+            let mid = if lo <= zero && zero < hi {
+                zero + 1
+            } else if lo < zero && zero <= hi {
+                zero
+            } else {
+                (lo + hi).div_ceil(2)
+            };
+            let v = values[mid];
+            let budget = self.budget;
+            let score = self
+                .searcher
+                .search_root(root, remaining, v - 1, v, budget)?;
+            if score >= v {
+                lo = values.partition_point(|&x| x < score).min(hi);
+            } else {
+                hi = values
+                    .partition_point(|&x| x <= score)
+                    .saturating_sub(1)
+                    .max(lo);
+            }
+            progress(&SolveProgress {
+                lower: values[lo],
+                upper: values[hi],
+                nodes: self.searcher.stats().nodes,
+                elapsed: started.elapsed(),
+            });
+        }
+        Some(values[lo])
+    }
+
+    /// Iterative deepening with full windows until a win or loss is proven (or the game's
+    /// end is reached); the budget decides when to give up.
+    fn deepening_value(
+        &mut self,
+        root: &G,
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Score> {
+        let to_end = root.remaining_plies_bound();
+        for depth in 1..MAX_PLY as u32 - 1 {
+            let budget = self.budget;
+            let score = self
+                .searcher
+                .search_root(root, depth, -MATE, MATE, budget)?;
+            let exact = is_mate(score) || to_end.is_some_and(|r| depth >= r);
+            let (lower, upper) = if exact { (score, score) } else { (-MATE, MATE) };
+            progress(&SolveProgress {
+                lower,
+                upper,
+                nodes: self.searcher.stats().nodes,
+                elapsed: started.elapsed(),
+            });
+            if exact {
+                return Some(score);
+            }
+        }
+        None
+    }
+}
+
+/// What the `solve` command was asked.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Start position (default: the game's start).
+    pub fen: Option<String>,
+    /// Moves played from the start position.
+    pub moves: String,
+    /// A file of positions to solve instead (one per line).
+    pub file: Option<String>,
+    /// Connect Four only: the file is in Pascal Pons' format; verify every score.
+    pub check: bool,
+    /// Solve only the first this many lines of the file.
+    pub limit: Option<usize>,
+    /// Node budget per position.
+    pub nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+/// Runs the `solve` command for `kind`, writing its report to `out` and progress lines to
+/// `progress` (standard error on the command line).
+pub fn run_command(
+    kind: GameKind,
+    options: &SolveOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<(), String> {
+    if kind == GameKind::Gomoku && options.nodes.is_none() {
+        return Err("gomoku cannot be solved outright: give a budget with --nodes".into());
+    }
+    if options.check && kind != GameKind::Connect4 {
+        return Err("--check reads Connect Four test sets: use --game connect4".into());
+    }
+    match kind {
+        GameKind::Connect4 => run_for::<Connect4>(&(), options, out, progress),
+        GameKind::TicTacToe => run_for::<Mnk>(&MnkVariant::TICTACTOE, options, out, progress),
+        GameKind::TicTacToe4 => run_for::<Mnk>(&MnkVariant::TICTACTOE4, options, out, progress),
+        GameKind::Gomoku => run_for::<Mnk>(&MnkVariant::GOMOKU, options, out, progress),
+        GameKind::Chess => Err("chess is not available in this build".into()),
+    }
+}
+
+fn io_error(e: std::io::Error) -> String {
+    format!("cannot write the report: {e}")
+}
+
+fn run_for<G: Game>(
+    variant: &G::Variant,
+    options: &SolveOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<(), String> {
+    let mut solver = Solver::<G>::new(options.hash_mb);
+    solver.budget = options.nodes;
+    let Some(path) = &options.file else {
+        let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
+            .map_err(|e| e.to_string())?;
+        let mut last_report = Instant::now();
+        let mut on_progress = |p: &SolveProgress| {
+            if last_report.elapsed() >= Duration::from_secs(1) {
+                last_report = Instant::now();
+                let _ = writeln!(
+                    progress,
+                    "info value between {} and {} nodes {} time {:.1} s",
+                    describe(p.lower),
+                    describe(p.upper),
+                    p.nodes,
+                    p.elapsed.as_secs_f64()
+                );
+            }
+        };
+        let solution = solver.solve(&root, true, &mut on_progress);
+        return write_solution(&root, &solution, out).map_err(io_error);
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(options.limit.unwrap_or(usize::MAX));
+    let (mut count, mut wrong, mut unknown, mut nodes) = (0u64, 0u64, 0u64, 0u64);
+    let mut time = Duration::ZERO;
+    for line in lines {
+        // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
+        let (root, expected) = if options.check {
+            let test = TestPosition::parse(line).map_err(|e| e.to_string())?;
+            let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
+            (root, Some(test.expected_report()))
+        } else if line.contains('/') {
+            (
+                G::from_fen(variant, line.trim()).map_err(|e| e.to_string())?,
+                None,
+            )
+        } else {
+            (
+                position_from::<G>(variant, None, line).map_err(|e| e.to_string())?,
+                None,
+            )
+        };
+        solver.forget();
+        let solution = solver.solve(&root, false, &mut |_| {});
+        count += 1;
+        nodes += solution.nodes;
+        time += solution.elapsed;
+        let value = solution.value.map_or("unknown".to_string(), describe);
+        match (expected, solution.value) {
+            (_, None) => unknown += 1,
+            (Some(expected), Some(v)) if ScoreReport::from_score(v) != expected => {
+                wrong += 1;
+                writeln!(out, "WRONG: {line}: solved {value}, expected {expected}")
+                    .map_err(io_error)?;
+            }
+            _ => {}
+        }
+        if expected.is_none() {
+            writeln!(
+                out,
+                "{line}: {value} nodes {} time {:.3} ms",
+                solution.nodes,
+                solution.elapsed.as_secs_f64() * 1000.0
+            )
+            .map_err(io_error)?;
+        }
+    }
+    let n = count.max(1) as f64;
+    writeln!(
+        out,
+        "{path}: {count} positions{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
+        if options.check { format!(", {wrong} wrong") } else { String::new() },
+        time.as_secs_f64() * 1000.0 / n,
+        nodes as f64 / n,
+        count as f64 / time.as_secs_f64().max(1e-9),
+        time.as_secs_f64()
+    )
+    .map_err(io_error)?;
+    if wrong > 0 {
+        return Err(format!("{wrong} of {count} scores are wrong"));
+    }
+    Ok(())
+}
+
+fn write_solution<G: Game>(
+    root: &G,
+    solution: &Solution<G::Move>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let unknown = || "unknown".to_string();
+    writeln!(out, "position {}", root.to_fen())?;
+    writeln!(
+        out,
+        "value {}",
+        solution.value.map_or_else(unknown, describe)
+    )?;
+    let best: Vec<String> = solution
+        .best_moves()
+        .iter()
+        .map(|&mv| root.format_move(mv))
+        .collect();
+    writeln!(
+        out,
+        "best moves {}",
+        if best.is_empty() {
+            "-".to_string()
+        } else {
+            best.join(" ")
+        }
+    )?;
+    for entry in &solution.moves {
+        writeln!(
+            out,
+            "move {} {}",
+            root.format_move(entry.mv),
+            entry.value.map_or_else(unknown, describe)
+        )?;
+    }
+    writeln!(
+        out,
+        "nodes {} time {:.3} ms",
+        solution.nodes,
+        solution.elapsed.as_secs_f64() * 1000.0
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::minimax::minimax;
+
+    #[test]
+    fn agrees_with_minimax_on_tictactoe_positions() {
+        let mut solver = Solver::<Mnk>::new(1);
+        for moves in ["", "b2", "a1 b2", "a1 b2 c3", "a1 a2 b1", "b2 a1 c1 a3"] {
+            let mut game: Mnk = position_from(&MnkVariant::TICTACTOE, None, moves).unwrap();
+            let expected = minimax(&mut game, 9);
+            solver.forget();
+            let solution = solver.solve(&game, true, &mut |_| {});
+            assert_eq!(solution.value, Some(expected), "position '{moves}'");
+            let mut list = MoveList::new();
+            game.generate_moves(&mut list);
+            for entry in &solution.moves {
+                game.make_move(entry.mv);
+                let child = -minimax(&mut game, 9);
+                game.unmake_move(entry.mv);
+                // A child's value is relative to the child: one ply further from the root.
+                let child_at_root = if is_mate(child) {
+                    child - child.signum()
+                } else {
+                    child
+                };
+                assert_eq!(
+                    entry.value,
+                    Some(child_at_root),
+                    "{moves} then {:?}",
+                    entry.mv
+                );
+            }
+            assert!(!solution.best_moves().is_empty());
+        }
+    }
+
+    #[test]
+    fn connect4_digit_strings_are_move_sequences() {
+        let game: Connect4 = position_from(&(), None, "4453").unwrap();
+        assert_eq!(game.moves_played(), 4);
+        assert!(position_from::<Connect4>(&(), None, "4458").is_err());
+    }
+
+    #[test]
+    fn a_tiny_budget_gives_no_value() {
+        let mut solver = Solver::<Mnk>::new(1);
+        solver.budget = Some(10);
+        let game = Mnk::start(&MnkVariant::GOMOKU);
+        let solution = solver.solve(&game, false, &mut |_| {});
+        assert_eq!(solution.value, None);
+    }
+
+    #[test]
+    fn describes_values() {
+        assert_eq!(describe(0), "draw");
+        assert_eq!(describe(MATE - 1), "win in 1");
+        assert_eq!(describe(-MATE + 2), "loss in 1");
+        assert_eq!(describe(15), "cp 15");
+    }
+}

@@ -1,0 +1,551 @@
+//! `tree-stats`: what alpha-beta, move ordering, the transposition table and PVS save over
+//! plain minimax, measured on real trees.
+//!
+//! Every algorithm is the engine's one search core ([`Searcher::search_root`]) with some
+//! [`SearchFeatures`] switched off; plain minimax is the core with all of them off, so it
+//! visits the whole tree (549,946 nodes for tic-tac-toe from the empty board, root
+//! included). Each measurement is one search from a fresh table and fresh ordering tables,
+//! to a fixed depth with the full window. The tool collects numbers; the command line
+//! prints them as a table, CSV or an SVG chart.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::search::score::INFINITY;
+use crate::search::{
+    Game, MoveList, Score, SearchFeatures, SearchStats, Searcher, TranspositionTable,
+};
+
+use super::solve::{describe, position_from};
+use crate::games::connect4::Connect4;
+use crate::games::mnk::{Mnk, MnkVariant};
+use crate::games::GameKind;
+
+/// One algorithm of the comparison: a name and the core's switches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Algorithm {
+    /// Short name for tables and legends.
+    pub name: &'static str,
+    /// The switches of the search core.
+    pub features: SearchFeatures,
+}
+
+/// The algorithms compared, from plain minimax to the engine's full search.
+pub const ALGORITHMS: [Algorithm; 4] = [
+    Algorithm {
+        name: "minimax",
+        features: SearchFeatures::MINIMAX,
+    },
+    Algorithm {
+        name: "alpha-beta",
+        features: SearchFeatures {
+            alpha_beta: true,
+            ordering: false,
+            transposition: false,
+            pvs: false,
+        },
+    },
+    Algorithm {
+        name: "alpha-beta+ordering",
+        features: SearchFeatures {
+            alpha_beta: true,
+            ordering: true,
+            transposition: false,
+            pvs: false,
+        },
+    },
+    Algorithm {
+        name: "pvs+ordering+tt",
+        features: SearchFeatures::ALL,
+    },
+];
+
+/// What one algorithm did on one position (or on a set of positions, summed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// The algorithm's name.
+    pub algorithm: &'static str,
+    /// The value found (`None` for sums over several positions).
+    pub value: Option<Score>,
+    /// The search's counters.
+    pub stats: SearchStats,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Searches `root` to `depth` once with `features`, from fresh tables.
+pub fn measure_one<G: Game>(
+    root: &G,
+    depth: u32,
+    features: SearchFeatures,
+    hash_mb: usize,
+) -> (Score, SearchStats, Duration) {
+    let table = if features.transposition { hash_mb } else { 0 };
+    let mut searcher = Searcher::<G>::new(Arc::new(TranspositionTable::new(table)));
+    searcher.settings.features = features;
+    let started = Instant::now();
+    let score = searcher
+        .search_root(root, depth, -INFINITY, INFINITY, None)
+        .unwrap_or_default();
+    (score, searcher.stats(), started.elapsed())
+}
+
+/// Every algorithm of [`ALGORITHMS`] on `root` to `depth`.
+pub fn measure<G: Game>(root: &G, depth: u32, hash_mb: usize) -> Vec<Measurement> {
+    ALGORITHMS
+        .iter()
+        .map(|algorithm| {
+            let (value, stats, elapsed) = measure_one(root, depth, algorithm.features, hash_mb);
+            Measurement {
+                algorithm: algorithm.name,
+                value: Some(value),
+                stats,
+                elapsed,
+            }
+        })
+        .collect()
+}
+
+/// Adds `more` to `total` algorithm by algorithm (values are dropped).
+pub fn accumulate(total: &mut Vec<Measurement>, more: &[Measurement]) {
+    if total.is_empty() {
+        total.extend(more.iter().map(|m| Measurement {
+            value: None,
+            ..m.clone()
+        }));
+        return;
+    }
+    for (sum, m) in total.iter_mut().zip(more) {
+        sum.stats.add(&m.stats);
+        sum.elapsed += m.elapsed;
+    }
+}
+
+/// Every position `plies` moves after `root` (one per move sequence, so the positions'
+/// trees partition the tree below that depth), with the moves in notation. Lines that end
+/// the game earlier are left out.
+pub fn positions_after<G: Game>(root: &G, plies: u32) -> Vec<(String, G)> {
+    fn walk<G: Game>(game: &mut G, plies: u32, line: &mut Vec<String>, out: &mut Vec<(String, G)>) {
+        if plies == 0 {
+            out.push((line.join(" "), game.clone()));
+            return;
+        }
+        if game.outcome().is_some() {
+            return;
+        }
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        for mv in moves {
+            line.push(game.format_move(mv));
+            game.make_move(mv);
+            walk(game, plies - 1, line, out);
+            game.unmake_move(mv);
+            line.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&mut root.clone(), plies, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Nodes of each algorithm (outer index, as in [`ALGORITHMS`]) searching `root` to each
+/// depth 1..=`max_depth` (inner index `depth - 1`), each from fresh tables.
+pub fn nodes_per_depth<G: Game>(root: &G, max_depth: u32, hash_mb: usize) -> Vec<Vec<u64>> {
+    ALGORITHMS
+        .iter()
+        .map(|algorithm| {
+            (1..=max_depth)
+                .map(|depth| {
+                    measure_one(root, depth, algorithm.features, hash_mb)
+                        .1
+                        .nodes
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The measurements as an aligned table, one line per algorithm, under a header.
+pub fn table(measurements: &[Measurement]) -> Vec<String> {
+    let base = measurements.first().map_or(1, |m| m.stats.nodes.max(1));
+    let header = [
+        "algorithm",
+        "nodes",
+        "% minimax",
+        "leaves",
+        "cut-offs",
+        "1st-move cut",
+        "tt cut-offs",
+        "time ms",
+        "value",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for m in measurements {
+        let rate = m
+            .stats
+            .first_move_rate()
+            .map_or("-".to_string(), |r| format!("{:.1}%", 100.0 * r));
+        rows.push(vec![
+            m.algorithm.to_string(),
+            thousands(m.stats.nodes),
+            format!("{:.2}%", 100.0 * m.stats.nodes as f64 / base as f64),
+            thousands(m.stats.leaves),
+            thousands(m.stats.cutoffs),
+            rate,
+            thousands(m.stats.tt_cutoffs),
+            format!("{:.3}", m.elapsed.as_secs_f64() * 1000.0),
+            m.value.map_or("-".to_string(), describe),
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    rows.iter()
+        .map(|row| {
+            let mut line = format!("{:<w$}", row[0], w = widths[0]);
+            for (cell, w) in row.iter().zip(&widths).skip(1) {
+                let _ = write!(line, "  {cell:>w$}");
+            }
+            line
+        })
+        .collect()
+}
+
+/// The CSV header matching [`csv_rows`].
+pub const CSV_HEADER: &str =
+    "position,depth,algorithm,nodes,leaves,cutoffs,first_move_cutoffs,tt_cutoffs,time_ms,value";
+
+/// The measurements of one position (named by `position`, without commas) as CSV rows.
+pub fn csv_rows(position: &str, depth: u32, measurements: &[Measurement]) -> Vec<String> {
+    measurements
+        .iter()
+        .map(|m| {
+            format!(
+                "{position},{depth},{},{},{},{},{},{},{:.3},{}",
+                m.algorithm,
+                m.stats.nodes,
+                m.stats.leaves,
+                m.stats.cutoffs,
+                m.stats.first_move_cutoffs,
+                m.stats.tt_cutoffs,
+                m.elapsed.as_secs_f64() * 1000.0,
+                m.value.map_or(String::new(), describe)
+            )
+        })
+        .collect()
+}
+
+/// Line colours of the chart, one per algorithm.
+const COLOURS: [&str; 4] = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4"];
+
+/// An SVG line chart of nodes (log scale) against depth, one line per series.
+pub fn svg_chart(title: &str, names: &[&str], series: &[Vec<u64>]) -> String {
+    let (width, height) = (760.0, 460.0);
+    let (left, right, top, bottom) = (80.0, 20.0, 50.0, 60.0);
+    let plot_w = width - left - right;
+    let plot_h = height - top - bottom;
+    let depths = series.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    let max = series.iter().flatten().copied().max().unwrap_or(1).max(1);
+    let min = series
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&n| n > 0)
+        .min()
+        .unwrap_or(1);
+    let low_decade = (min as f64).log10().floor() as i32;
+    let high_decade = ((max as f64).log10().ceil() as i32).max(low_decade + 1);
+    let x = |d: usize| {
+        if depths == 1 {
+            left + plot_w / 2.0
+        } else {
+            left + plot_w * (d as f64) / (depths - 1) as f64
+        }
+    };
+    let y = |n: u64| {
+        let v = (n.max(1) as f64).log10();
+        top + plot_h * (f64::from(high_decade) - v) / f64::from(high_decade - low_decade)
+    };
+
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="24" text-anchor="middle" font-size="15">{}</text>"#,
+        width / 2.0,
+        escape(title)
+    );
+    // Axes, decade grid lines and labels.
+    for decade in low_decade..=high_decade {
+        let gy =
+            top + plot_h * f64::from(high_decade - decade) / f64::from(high_decade - low_decade);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" y1=\"{gy:.1}\" x2=\"{:.1}\" y2=\"{gy:.1}\" stroke=\"#ddd\"/>",
+            left + plot_w
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">1e{decade}</text>"#,
+            left - 6.0,
+            gy + 4.0
+        );
+    }
+    for d in 0..depths {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            x(d),
+            top + plot_h + 18.0,
+            d + 1
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">search depth (plies)</text>"#,
+        left + plot_w / 2.0,
+        height - 18.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">nodes visited (log scale)</text>"#,
+        top + plot_h / 2.0,
+        top + plot_h / 2.0
+    );
+    // One line with markers per series, then the legend.
+    for (i, values) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let points: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| format!("{:.1},{:.1}", x(d), y(n)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            points.join(" ")
+        );
+        for point in &points {
+            let (px, py) = point.split_once(',').unwrap_or(("0", "0"));
+            let _ = writeln!(
+                svg,
+                r#"<circle cx="{px}" cy="{py}" r="3" fill="{colour}"/>"#
+            );
+        }
+    }
+    for (i, name) in names.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let ly = top + 16.0 + 18.0 * i as f64;
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"/>"#,
+            left + 12.0,
+            left + 36.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+            left + 42.0,
+            ly + 4.0,
+            escape(name)
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// What the `tree-stats` command was asked.
+#[derive(Clone, Debug, Default)]
+pub struct TreeStatsOptions {
+    /// Start position (default: the game's start).
+    pub fen: Option<String>,
+    /// Moves played from the start position.
+    pub moves: String,
+    /// Search depth (default: to the end of the game).
+    pub depth: Option<u32>,
+    /// Measure every position this many plies further instead, plus their total.
+    pub stones: Option<u32>,
+    /// With `stones`: one table per position as well as the total.
+    pub each: bool,
+    /// CSV instead of tables.
+    pub csv: bool,
+    /// Write an SVG chart of nodes per depth to this file.
+    pub plot: Option<String>,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+/// Deepest full-depth search the command starts without an explicit `--depth` (plain
+/// minimax to 42 plies of Connect Four would never end).
+const MAX_DEFAULT_DEPTH: u32 = 16;
+
+/// Runs the `tree-stats` command for `kind`, writing the report to `out`.
+pub fn run_command(
+    kind: GameKind,
+    options: &TreeStatsOptions,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    match kind {
+        GameKind::Connect4 => run_for::<Connect4>(&(), options, out),
+        GameKind::TicTacToe => run_for::<Mnk>(&MnkVariant::TICTACTOE, options, out),
+        GameKind::TicTacToe4 => run_for::<Mnk>(&MnkVariant::TICTACTOE4, options, out),
+        GameKind::Gomoku => run_for::<Mnk>(&MnkVariant::GOMOKU, options, out),
+        GameKind::Chess => Err("chess is not available in this build".into()),
+    }
+}
+
+fn run_for<G: Game>(
+    variant: &G::Variant,
+    options: &TreeStatsOptions,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
+        .map_err(|e| e.to_string())?;
+    let depth_of = |game: &G| -> Result<u32, String> {
+        match (options.depth, game.remaining_plies_bound()) {
+            (Some(depth), _) => Ok(depth),
+            (None, Some(r)) if r <= MAX_DEFAULT_DEPTH => Ok(r),
+            _ => Err(format!(
+                "the game's end is too deep for plain minimax from {}: give --depth",
+                game.to_fen()
+            )),
+        }
+    };
+    let depth = depth_of(&root)?;
+    let io = |e: std::io::Error| format!("cannot write the report: {e}");
+    if options.csv {
+        writeln!(out, "{CSV_HEADER}").map_err(io)?;
+    }
+    let positions = match options.stones {
+        None => vec![(String::new(), root.clone())],
+        Some(plies) => positions_after(&root, plies),
+    };
+    let mut total = Vec::new();
+    for (line, position) in &positions {
+        let depth = if options.stones.is_some() {
+            depth_of(position)?
+        } else {
+            depth
+        };
+        let measurements = measure(position, depth, options.hash_mb);
+        accumulate(&mut total, &measurements);
+        if options.csv {
+            for row in csv_rows(&position.to_fen(), depth, &measurements) {
+                writeln!(out, "{row}").map_err(io)?;
+            }
+        } else if options.stones.is_none() || options.each {
+            let after = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" after {line}")
+            };
+            writeln!(out, "position {}{after}, depth {depth}", position.to_fen()).map_err(io)?;
+            for row in table(&measurements) {
+                writeln!(out, "{row}").map_err(io)?;
+            }
+            writeln!(out).map_err(io)?;
+        }
+    }
+    if let Some(plies) = options.stones {
+        if !options.csv {
+            writeln!(
+                out,
+                "total over the {} positions {plies} plies after {} (one per move sequence), each to the end",
+                positions.len(),
+                root.to_fen()
+            )
+            .map_err(io)?;
+            for row in table(&total) {
+                writeln!(out, "{row}").map_err(io)?;
+            }
+        }
+    }
+    if let Some(file) = &options.plot {
+        let series = nodes_per_depth(&root, depth, options.hash_mb);
+        let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+        let title = format!("Nodes per search depth from {}", root.to_fen());
+        std::fs::write(file, svg_chart(&title, &names, &series))
+            .map_err(|e| format!("cannot write '{file}': {e}"))?;
+        if !options.csv {
+            writeln!(out, "chart written to {file}").map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::{Mnk, MnkVariant};
+
+    #[test]
+    fn minimax_visits_the_whole_tictactoe_tree() {
+        let root = Mnk::start(&MnkVariant::TICTACTOE);
+        let results = measure(&root, 9, 1);
+        assert_eq!(results[0].stats.nodes, 549_946);
+        assert_eq!(results[0].stats.leaves, 255_168);
+        assert_eq!(results[0].stats.cutoffs, 0);
+        for m in &results {
+            assert_eq!(m.value, Some(0), "{} finds the draw", m.algorithm);
+        }
+        for pair in results.windows(2) {
+            assert!(pair[1].stats.nodes < pair[0].stats.nodes, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn subtrees_after_one_move_partition_the_tree() {
+        let root = Mnk::start(&MnkVariant::TICTACTOE);
+        let positions = positions_after(&root, 1);
+        assert_eq!(positions.len(), 9);
+        let nodes: u64 = positions
+            .iter()
+            .map(|(_, p)| measure_one(p, 8, SearchFeatures::MINIMAX, 1).1.nodes)
+            .sum();
+        assert_eq!(nodes + 1, 549_946);
+    }
+
+    #[test]
+    fn chart_and_table_have_every_algorithm() {
+        let root = Mnk::start(&MnkVariant::TICTACTOE);
+        let series = nodes_per_depth(&root, 3, 1);
+        assert_eq!(series[0], vec![10, 82, 586]);
+        let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+        let svg = svg_chart("t", &names, &series);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert_eq!(svg.matches("<polyline").count(), 4);
+        let lines = table(&measure(&root, 2, 1));
+        assert_eq!(lines.len(), 5);
+        assert_eq!(thousands(549_946), "549,946");
+        assert_eq!(thousands(12), "12");
+    }
+}

@@ -14,6 +14,9 @@ pub struct SearchFeatures {
     /// Move ordering (hash move, the game's hints, killers, history); off means generation
     /// order.
     pub ordering: bool,
+    /// Killer moves and the history table in the ordering (when `ordering` is on); off
+    /// orders by the hash move and the game's hints alone.
+    pub learnt_ordering: bool,
     /// Probing and storing the transposition table.
     pub transposition: bool,
     /// Principal variation search: null windows after the first move, re-searched when they
@@ -26,6 +29,7 @@ impl SearchFeatures {
     pub const ALL: SearchFeatures = SearchFeatures {
         alpha_beta: true,
         ordering: true,
+        learnt_ordering: true,
         transposition: true,
         pvs: true,
     };
@@ -33,6 +37,7 @@ impl SearchFeatures {
     pub const MINIMAX: SearchFeatures = SearchFeatures {
         alpha_beta: false,
         ordering: false,
+        learnt_ordering: false,
         transposition: false,
         pvs: false,
     };

@@ -113,6 +113,31 @@ impl<M: Copy + Eq> MovePicker<M> {
         }
     }
 
+    /// Orders `moves` by the hash move and the game's hints alone, without killers or
+    /// history: for games whose hints already rank quiet moves well (Connect Four's
+    /// threat counts), where learnt tables only add noise.
+    pub fn with_hints<G: Game<Move = M>>(
+        game: &G,
+        moves: MoveList<M>,
+        tt_move: Option<u16>,
+    ) -> MovePicker<M> {
+        let scores = moves
+            .iter()
+            .map(|&mv| {
+                if tt_move == Some(G::encode_move(mv)) {
+                    TT_MOVE_SCORE
+                } else {
+                    game.move_hint(mv)
+                }
+            })
+            .collect();
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
     /// Hands `moves` out in the order given (no ordering: tree statistics' baseline).
     pub fn in_order(moves: MoveList<M>) -> MovePicker<M> {
         let scores = moves.iter().map(|_| 0).collect();

@@ -635,8 +635,11 @@ impl<G: Game> Searcher<G> {
             self.stats.leaves += 1;
             return Some(if in_check { -MATE + ply as Score } else { DRAW });
         }
-        let mut picker = if self.settings.features.ordering {
+        let features = self.settings.features;
+        let mut picker = if features.ordering && features.learnt_ordering {
             MovePicker::new(game, moves, tt_move, &self.tables, ply)
+        } else if features.ordering {
+            MovePicker::with_hints(game, moves, tt_move)
         } else {
             MovePicker::in_order(moves)
         };

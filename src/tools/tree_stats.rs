@@ -43,6 +43,7 @@ pub const ALGORITHMS: [Algorithm; 4] = [
         features: SearchFeatures {
             alpha_beta: true,
             ordering: false,
+            learnt_ordering: false,
             transposition: false,
             pvs: false,
         },
@@ -52,6 +53,7 @@ pub const ALGORITHMS: [Algorithm; 4] = [
         features: SearchFeatures {
             alpha_beta: true,
             ordering: true,
+            learnt_ordering: true,
             transposition: false,
             pvs: false,
         },

@@ -369,53 +369,64 @@ fn run_for<G: Game>(
         .take(options.limit.unwrap_or(usize::MAX));
     let (mut count, mut wrong, mut unknown, mut nodes) = (0u64, 0u64, 0u64, 0u64);
     let mut time = Duration::ZERO;
+    let mut errors = 0u64;
     for line in lines {
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
-        let (root, expected) = if options.check {
+        if options.check {
             let test = TestPosition::parse(line).map_err(|e| e.to_string())?;
             let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
-            (root, Some(test.expected_report()))
-        } else if line.contains('/') {
-            (
-                G::from_fen(variant, line.trim()).map_err(|e| e.to_string())?,
-                None,
-            )
+            solver.forget();
+            let solution = solver.solve(&root, false, &mut |_| {});
+            count += 1;
+            nodes += solution.nodes;
+            time += solution.elapsed;
+            match solution.value {
+                None => unknown += 1,
+                Some(v) if ScoreReport::from_score(v) != test.expected_report() => {
+                    wrong += 1;
+                    let expected = test.expected_report();
+                    writeln!(
+                        out,
+                        "WRONG: {line}: solved {}, expected {expected}",
+                        describe(v)
+                    )
+                    .map_err(io_error)?;
+                }
+                Some(_) => {}
+            }
+            continue;
+        }
+        // A position of its own: the full report (value, every move), as for one position;
+        // a bad line is reported and skipped.
+        let parsed = if line.contains('/') {
+            G::from_fen(variant, line.trim())
         } else {
-            (
-                position_from::<G>(variant, None, line).map_err(|e| e.to_string())?,
-                None,
-            )
+            position_from::<G>(variant, None, line)
+        };
+        let root = match parsed {
+            Ok(root) => root,
+            Err(e) => {
+                errors += 1;
+                writeln!(out, "position {} error: {e}", line.trim()).map_err(io_error)?;
+                continue;
+            }
         };
         solver.forget();
-        let solution = solver.solve(&root, false, &mut |_| {});
+        let solution = solver.solve(&root, true, &mut |_| {});
         count += 1;
         nodes += solution.nodes;
         time += solution.elapsed;
-        let value = solution.value.map_or("unknown".to_string(), describe);
-        match (expected, solution.value) {
-            (_, None) => unknown += 1,
-            (Some(expected), Some(v)) if ScoreReport::from_score(v) != expected => {
-                wrong += 1;
-                writeln!(out, "WRONG: {line}: solved {value}, expected {expected}")
-                    .map_err(io_error)?;
-            }
-            _ => {}
+        if solution.value.is_none() {
+            unknown += 1;
         }
-        if expected.is_none() {
-            writeln!(
-                out,
-                "{line}: {value} nodes {} time {:.3} ms",
-                solution.nodes,
-                solution.elapsed.as_secs_f64() * 1000.0
-            )
-            .map_err(io_error)?;
-        }
+        write_solution(&root, &solution, out).map_err(io_error)?;
     }
     let n = count.max(1) as f64;
     writeln!(
         out,
-        "{path}: {count} positions{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
+        "{path}: {count} positions{}{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
         if options.check { format!(", {wrong} wrong") } else { String::new() },
+        if errors > 0 { format!(", {errors} bad lines") } else { String::new() },
         time.as_secs_f64() * 1000.0 / n,
         nodes as f64 / n,
         count as f64 / time.as_secs_f64().max(1e-9),

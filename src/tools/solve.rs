@@ -216,15 +216,15 @@ impl<G: Game> Solver<G> {
         started: Instant,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Option<Score> {
-        // Every value a search to the end can return, ascending: a loss at ply 1..=R+1,
-        // a draw, a win at ply R+1..=1 (one spare ply on each side for bounds).
+        // Every value a search to the end can return, ascending: a loss at ply 0..=R+1,
+        // a draw, a win at ply R+1..=0 (ply 0: the root is over; one spare ply for bounds).
         let r = remaining as Score + 1;
-        let values: Vec<Score> = (1..=r)
+        let values: Vec<Score> = (0..=r)
             .map(|p| -MATE + p)
             .chain(std::iter::once(0))
-            .chain((1..=r).rev().map(|p| MATE - p))
+            .chain((0..=r).rev().map(|p| MATE - p))
             .collect();
-        let zero = r as usize;
+        let zero = r as usize + 1;
         let (mut lo, mut hi) = (0, values.len() - 1);
         while lo < hi {
             // Ask first "win?", then "not a loss?", like Pons' solver; then bisect.
@@ -485,11 +485,20 @@ fn write_solution<G: Game>(
 mod tests {
     use super::*;
     use crate::search::minimax::minimax;
+    use crate::search::score::outcome_score;
 
     #[test]
     fn agrees_with_minimax_on_tictactoe_positions() {
         let mut solver = Solver::<Mnk>::new(1);
-        for moves in ["", "b2", "a1 b2", "a1 b2 c3", "a1 a2 b1", "b2 a1 c1 a3"] {
+        for moves in [
+            "",
+            "b2",
+            "a1 b2",
+            "a1 b2 c3",
+            "a1 a2 b1",
+            "b2 a1 c1 a3",
+            "a1 b1 b2 c1",
+        ] {
             let mut game: Mnk = position_from(&MnkVariant::TICTACTOE, None, moves).unwrap();
             let expected = minimax(&mut game, 9);
             solver.forget();
@@ -499,7 +508,11 @@ mod tests {
             game.generate_moves(&mut list);
             for entry in &solution.moves {
                 game.make_move(entry.mv);
-                let child = -minimax(&mut game, 9);
+                // (minimax does not score a finished root: do it here.)
+                let child = -match game.outcome() {
+                    Some(outcome) => outcome_score(outcome, 0),
+                    None => minimax(&mut game, 9),
+                };
                 game.unmake_move(entry.mv);
                 // A child's value is relative to the child: one ply further from the root.
                 let child_at_root = if is_mate(child) {

@@ -43,6 +43,9 @@ enum Tool {
         /// Moves to play first, space-separated, in the game's notation.
         #[arg(long, default_value = "")]
         moves: String,
+        /// Chess960 castling notation and FENs.
+        #[arg(long)]
+        chess960: bool,
     },
 }
 
@@ -70,13 +73,18 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(Tool::Perft { depth, fen, moves }) => {
-            let result = new_session(cli.game, 1).and_then(|mut session| {
-                let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
-                let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
-                session.set_position(&start, &moves)?;
-                Ok(session.perft(depth))
-            });
+        Some(Tool::Perft {
+            depth,
+            fen,
+            moves,
+            chess960,
+        }) => {
+            let mut session = new_session(cli.game, 1, chess960);
+            let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
+            let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+            let result = session
+                .set_position(&start, &moves)
+                .map(|()| session.perft(depth));
             match result {
                 Ok(lines) => {
                     for line in lines {

@@ -101,6 +101,7 @@ const MATES: &[(&str, i32, Option<&str>)] = &[
         None,
     ),
     ("1k6/3K3R/8/8/8/8/8/8 w - - 0 1", 3, None),
+    ("8/8/8/7K/8/7k/5Q2/8 w - - 0 1", 4, None),
 ];
 
 #[test]

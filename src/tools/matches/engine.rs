@@ -183,9 +183,11 @@ impl EngineProcess {
         }
     }
 
-    /// Handshake (`uci`/`ugi` until `uciok`/`ugiok`), options, then `isready`/`readyok`.
+    /// Handshake (`uci`/`ugi` until `uciok`/`ugiok`, within `startup`), options, then
+    /// `isready`/`readyok` (within `timeout`).
     pub fn init(
         &mut self,
+        startup: Duration,
         timeout: Duration,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), (EngineFailure, &'static str)> {
@@ -195,7 +197,7 @@ impl EngineProcess {
             Proto::Uci => "uciok",
             Proto::Ugi => "ugiok",
         };
-        self.wait_for(ok, Instant::now() + timeout, interrupted)
+        self.wait_for(ok, Instant::now() + startup, interrupted)
             .map_err(|e| (e, "handshake"))?;
         for (name, value) in self.config.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))

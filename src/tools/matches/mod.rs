@@ -242,7 +242,8 @@ fn worker<G: Game>(
                     return;
                 }
             };
-            match process.init(config.referee.ready_timeout, &interrupted) {
+            let referee = &config.referee;
+            match process.init(referee.startup_timeout, referee.ready_timeout, &interrupted) {
                 Ok(()) => processes[index] = Some(process),
                 Err((engine::EngineFailure::Interrupted, _)) => return,
                 Err((failure, stage)) => {
@@ -250,7 +251,12 @@ fn worker<G: Game>(
                         &job,
                         config,
                         seat,
-                        format!("failed at {stage} ({failure:?})"),
+                        match failure {
+                            engine::EngineFailure::Timeout => {
+                                format!("did not answer {stage} in time")
+                            }
+                            _ => format!("disconnected at {stage} (crashed or exited)"),
+                        },
                     );
                     record.engine_tail = process.tail();
                     startup_failure = Some(record);
@@ -546,6 +552,9 @@ pub fn summary(results: &MatchResults) -> String {
             100.0 * p.wdl.score().unwrap_or(0.0)
         );
         let format_elo = |e: &EloEstimate| {
+            if !e.elo.is_finite() {
+                return format!("Elo: {:.2} (every game won or lost: no interval)", e.elo);
+            }
             format!(
                 "Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2}, LOS: {:.2} %",
                 e.elo,

@@ -67,7 +67,9 @@ impl SearchLimits {
 pub struct RefereeSettings {
     /// Time an engine may overrun its clock or move time before it loses on time.
     pub time_margin: Duration,
-    /// Time to answer `isready` (and the handshake) before forfeiting.
+    /// Time to answer the `uci`/`ugi` handshake after start-up before forfeiting.
+    pub startup_timeout: Duration,
+    /// Time to answer `isready` before forfeiting.
     pub ready_timeout: Duration,
     /// Longest wait for a `bestmove` when no clock bounds the search (depth/nodes limits).
     pub move_timeout: Duration,
@@ -77,6 +79,7 @@ impl Default for RefereeSettings {
     fn default() -> Self {
         RefereeSettings {
             time_margin: Duration::ZERO,
+            startup_timeout: Duration::from_secs(10),
             ready_timeout: Duration::from_secs(10),
             move_timeout: Duration::from_secs(60),
         }

@@ -73,7 +73,8 @@ exe_b=$(build "$rev_b")
 # The runner: the first of the two builds that has `cutoff match`.
 runner=
 for exe in "$exe_b" "$exe_a"; do
-    if "$exe" match 2>&1 | grep -q "at least two"; then runner=$exe; break; fi
+    probe=$("$exe" match 2>&1 || true)
+    case $probe in *"at least two"*) runner=$exe; break ;; esac
 done
 if [ -z "$runner" ]; then
     echo "neither revision has 'cutoff match'" >&2

@@ -47,6 +47,14 @@ enum Tool {
         #[arg(long)]
         chess960: bool,
     },
+    /// Plays engines against each other, refereed by cutoff's rules (fastchess-style
+    /// arguments: `-engine cmd=./a name=a -engine cmd=./b -each tc=10+0.1 proto=ugi ...`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The match arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -73,6 +81,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Tool::Match { args }) => run_match(&args, cli.game),
         Some(Tool::Perft {
             depth,
             fen,
@@ -97,6 +106,42 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+    }
+}
+
+/// `cutoff match`: exit status 0 when the match ran to its end or SPRT decided, 130 after
+/// Ctrl-C, 2 on a usage or start-up error.
+fn run_match(args: &[String], game: GameKind) -> ExitCode {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use cutoff::tools::matches;
+
+    let config = match matches::config::parse_args(args, game) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
+        eprintln!("warning: Ctrl-C handler not installed: {e}");
+    }
+    match matches::run(&config, interrupt) {
+        Ok(results) => {
+            print!("{}", matches::summary(&results));
+            if results.end == matches::MatchEnd::Interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Tools built on the engine: perft and bench.
+//! Tools built on the engine: perft, bench and the match runner.
 
 pub mod bench;
 pub mod connect4_sets;
+pub mod matches;
 pub mod perft;

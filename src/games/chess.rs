@@ -850,6 +850,10 @@ impl Game for Chess {
         }
     }
 
+    fn format_move_record(&self, mv: Move) -> String {
+        san(&self.board, mv)
+    }
+
     fn pruning(&self) -> Pruning {
         Pruning {
             null_move: true,
@@ -923,6 +927,87 @@ impl Game for Chess {
         self.board.halfmove_clock() >= 100
             || insufficient_material(&self.board)
             || self.repetitions(true) >= 1
+    }
+}
+
+/// A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `Qh4#`),
+/// as PGN records write it.
+pub fn san(board: &Board, mv: Move) -> String {
+    let Some(piece) = board.piece_on(mv.from) else {
+        return mv.to_string();
+    };
+    let us = board.side_to_move();
+    let mut text = String::new();
+    let castles = piece == Piece::King && board.colors(us).has(mv.to);
+    if castles {
+        text.push_str(if mv.to.file() > mv.from.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+    } else if piece == Piece::Pawn {
+        let captures = mv.from.file() != mv.to.file();
+        if captures {
+            text.push(char::from(b'a' + mv.from.file() as u8));
+            text.push('x');
+        }
+        text.push_str(&mv.to.to_string());
+        if let Some(promotion) = mv.promotion {
+            text.push('=');
+            text.push(piece_letter(promotion));
+        }
+    } else {
+        text.push(piece_letter(piece));
+        // Other pieces of the same kind that can reach the same square.
+        let mut rivals: Vec<Square> = Vec::new();
+        board.generate_moves(|moves| {
+            for other in moves {
+                if other.to == mv.to
+                    && other.from != mv.from
+                    && board.piece_on(other.from) == Some(piece)
+                {
+                    rivals.push(other.from);
+                }
+            }
+            false
+        });
+        if !rivals.is_empty() {
+            let same_file = rivals.iter().any(|sq| sq.file() == mv.from.file());
+            let same_rank = rivals.iter().any(|sq| sq.rank() == mv.from.rank());
+            if !same_file {
+                text.push(char::from(b'a' + mv.from.file() as u8));
+            } else if !same_rank {
+                text.push(char::from(b'1' + mv.from.rank() as u8));
+            } else {
+                text.push_str(&mv.from.to_string());
+            }
+        }
+        if board.occupied().has(mv.to) {
+            text.push('x');
+        }
+        text.push_str(&mv.to.to_string());
+    }
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    if !after.checkers().is_empty() {
+        let mut has_moves = false;
+        after.generate_moves(|_| {
+            has_moves = true;
+            true
+        });
+        text.push(if has_moves { '+' } else { '#' });
+    }
+    text
+}
+
+fn piece_letter(piece: Piece) -> char {
+    match piece {
+        Piece::Pawn => 'P',
+        Piece::Knight => 'N',
+        Piece::Bishop => 'B',
+        Piece::Rook => 'R',
+        Piece::Queen => 'Q',
+        Piece::King => 'K',
     }
 }
 
@@ -1479,6 +1564,52 @@ mod tests {
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             let _ = game.parse_move(&word);
+        }
+    }
+
+    #[test]
+    fn standard_algebraic_notation() {
+        let cases = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "g1f3",
+                "Nf3",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e2e4",
+                "e4",
+            ),
+            (
+                "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "e4d5",
+                "exd5",
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e1g1",
+                "O-O",
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e1c1",
+                "O-O-O",
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+                "d8h4",
+                "Qh4#",
+            ),
+            ("6r1/5Ppp/7k/6pp/8/3B4/8/K7 w - - 0 1", "f7g8n", "fxg8=N#"),
+            ("8/P7/8/8/8/8/8/k6K w - - 0 1", "a7a8q", "a8=Q+"),
+            ("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1d1", "Rad1"),
+            ("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "h1h8", "Rh8+"),
+            ("4k3/8/8/8/R7/8/8/R3K3 w - - 0 1", "a1a2", "R1a2"),
+        ];
+        for (fen, uci, expected) in cases {
+            let game = Chess::from_fen(&ChessVariant::default(), fen).unwrap();
+            let mv = game.parse_move(uci).unwrap();
+            assert_eq!(game.format_move_record(mv), expected, "{fen} {uci}");
         }
     }
 }

@@ -200,6 +200,7 @@ fn startup_forfeit(job: &Job, config: &MatchConfig, loser: usize, why: String) -
         second: name(1),
         opening: job.opening.clone(),
         start_fen: String::new(),
+        opening_record: job.opening.moves.clone(),
         moves: Vec::new(),
         result: Some(if loser == 0 {
             GameResult::SecondWins

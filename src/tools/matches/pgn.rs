@@ -63,7 +63,7 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
         }
     };
     let mut first = true;
-    for text in &record.opening.moves {
+    for text in &record.opening_record {
         number(ply, &mut tokens, first);
         tokens.push(text.clone());
         tokens.push("{book}".to_string());
@@ -72,7 +72,7 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     }
     for mv in &record.moves {
         number(ply, &mut tokens, first);
-        tokens.push(mv.text.clone());
+        tokens.push(mv.record_text.clone());
         let score = match mv.score.as_deref().and_then(|s| s.split_once(' ')) {
             Some(("cp", v)) => v
                 .parse::<f64>()
@@ -145,6 +145,7 @@ mod tests {
     fn record() -> GameRecord {
         let mv = |text: &str, score: Option<&str>| PlayedMove {
             text: text.to_string(),
+            record_text: text.to_string(),
             time_ms: 120,
             score: score.map(String::from),
             depth: Some(5),
@@ -157,6 +158,7 @@ mod tests {
                 moves: vec!["4".into()],
             },
             start_fen: String::new(),
+            opening_record: vec!["4".into()],
             moves: vec![
                 mv("4", Some("cp -12")),
                 mv("3", Some("mate 2")),

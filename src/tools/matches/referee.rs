@@ -98,21 +98,32 @@ pub struct Opening {
 impl Opening {
     /// The position after the opening, checking the FEN and every move.
     pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, String> {
+        self.position_and_record(variant)
+            .map(|(position, _)| position)
+    }
+
+    /// The position after the opening and the opening's moves in record notation.
+    pub fn position_and_record<G: Game>(
+        &self,
+        variant: &G::Variant,
+    ) -> Result<(G, Vec<String>), String> {
         let mut position = match &self.fen {
             Some(fen) => G::from_fen(variant, fen).map_err(|e| e.to_string())?,
             None => G::start(variant),
         };
+        let mut record = Vec::with_capacity(self.moves.len());
         for text in &self.moves {
             if position.outcome().is_some() {
                 return Err(format!("opening move '{text}' after the game has ended"));
             }
             let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+            record.push(position.format_move_record(mv));
             position.make_move(mv);
         }
         if game_end(&position).is_some() {
             return Err("the opening ends the game".to_string());
         }
-        Ok(position)
+        Ok((position, record))
     }
 }
 
@@ -154,6 +165,8 @@ impl Termination {
 pub struct PlayedMove {
     /// The move in the game's notation.
     pub text: String,
+    /// The move as game records write it (SAN in chess).
+    pub record_text: String,
     /// Time from `go` to `bestmove`, in ms.
     pub time_ms: u64,
     /// Last `score` the engine reported (`cp N` or `mate N`), if any.
@@ -173,6 +186,8 @@ pub struct GameRecord {
     pub opening: Opening,
     /// FEN of the position after the opening.
     pub start_fen: String,
+    /// The opening's moves as game records write them (SAN in chess).
+    pub opening_record: Vec<String>,
     /// Moves played by the engines.
     pub moves: Vec<PlayedMove>,
     /// `None` when interrupted.
@@ -318,12 +333,13 @@ pub fn play_game<G: Game>(
     settings: &RefereeSettings,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<GameRecord, String> {
-    let mut position: G = opening.position(variant)?;
+    let (mut position, opening_record) = opening.position_and_record::<G>(variant)?;
     let mut record = GameRecord {
         first: engines[0].config.name.clone(),
         second: engines[1].config.name.clone(),
         opening: opening.clone(),
         start_fen: position.to_fen(),
+        opening_record,
         moves: Vec::new(),
         result: None,
         termination: Termination::Interrupted,
@@ -502,6 +518,7 @@ pub fn play_game<G: Game>(
         }
         record.moves.push(PlayedMove {
             text: position.format_move(mv),
+            record_text: position.format_move_record(mv),
             time_ms: elapsed.as_millis() as u64,
             score,
             depth,

@@ -45,6 +45,17 @@ enum Tool {
         /// Moves to play first, space-separated, in the game's notation.
         #[arg(long, default_value = "")]
         moves: String,
+        /// Chess960 castling notation and FENs.
+        #[arg(long)]
+        chess960: bool,
+    },
+    /// Plays engines against each other, refereed by cutoff's rules (fastchess-style
+    /// arguments: `-engine cmd=./a name=a -engine cmd=./b -each tc=10+0.1 proto=ugi ...`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The match arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Compares minimax, alpha-beta, alpha-beta with ordering and PVS with a table:
     /// nodes, leaves, cut-offs, first-move cut-off rate and time.
@@ -173,13 +184,19 @@ fn main() -> ExitCode {
                 solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());
             report(result)
         }
-        Some(Tool::Perft { depth, fen, moves }) => {
-            let result = new_session(cli.game, 1).and_then(|mut session| {
-                let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
-                let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
-                session.set_position(&start, &moves)?;
-                Ok(session.perft(depth))
-            });
+        Some(Tool::Match { args }) => run_match(&args, cli.game),
+        Some(Tool::Perft {
+            depth,
+            fen,
+            moves,
+            chess960,
+        }) => {
+            let mut session = new_session(cli.game, 1, chess960);
+            let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
+            let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+            let result = session
+                .set_position(&start, &moves)
+                .map(|()| session.perft(depth));
             match result {
                 Ok(lines) => {
                     for line in lines {
@@ -192,6 +209,42 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+    }
+}
+
+/// `cutoff match`: exit status 0 when the match ran to its end or SPRT decided, 130 after
+/// Ctrl-C, 2 on a usage or start-up error.
+fn run_match(args: &[String], game: GameKind) -> ExitCode {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use cutoff::tools::matches;
+
+    let config = match matches::config::parse_args(args, game) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
+        eprintln!("warning: Ctrl-C handler not installed: {e}");
+    }
+    match matches::run(&config, interrupt) {
+        Ok(results) => {
+            print!("{}", matches::summary(&results));
+            if results.end == matches::MatchEnd::Interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The games cutoff knows, one module each, and the registry of their names.
 
+pub mod chess;
 pub mod connect4;
 pub mod mnk;
 

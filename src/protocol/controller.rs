@@ -107,33 +107,34 @@ struct Controller {
     move_overhead: Duration,
     threads: usize,
     multipv: usize,
+    chess960: bool,
     debug: bool,
 }
 
 impl Controller {
     fn new(game: GameKind, out: Sender<String>) -> Controller {
-        let (game, session) = match new_session(game, DEFAULT_HASH_MB) {
-            Ok(session) => (game, session),
-            Err(e) => {
-                let _ = out.send(format!("info string error: {e}; playing connect4"));
-                let fallback = GameKind::Connect4;
-                match new_session(fallback, DEFAULT_HASH_MB) {
-                    Ok(session) => (fallback, session),
-                    Err(e) => panic!("connect4 must always be available: {e}"),
-                }
-            }
-        };
         Controller {
             out,
             dialect: Dialect::Uci,
-            session,
+            session: new_session(game, DEFAULT_HASH_MB, false),
             game,
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             threads: 1,
             multipv: 1,
+            chess960: false,
             debug: false,
         }
+    }
+
+    /// Replaces the session (another game or variant), carrying the settings over.
+    fn rebuild_session(&mut self) {
+        self.session.stop();
+        let mut session = new_session(self.game, self.hash_mb, self.chess960);
+        session.set_move_overhead(self.move_overhead);
+        session.set_threads(self.threads);
+        session.set_multipv(self.multipv);
+        self.session = session;
     }
 
     fn send(&self, line: impl Into<String>) {
@@ -272,19 +273,17 @@ impl Controller {
                 self.session.set_multipv(lines);
             }
             OptionChange::Game(kind) => {
-                if kind == self.game {
-                    return;
+                if kind != self.game {
+                    self.game = kind;
+                    self.rebuild_session();
                 }
-                match new_session(kind, self.hash_mb) {
-                    Ok(mut session) => {
-                        session.set_move_overhead(self.move_overhead);
-                        session.set_threads(self.threads);
-                        session.set_multipv(self.multipv);
-                        self.session.stop();
-                        self.session = session;
-                        self.game = kind;
+            }
+            OptionChange::Chess960(on) => {
+                if on != self.chess960 {
+                    self.chess960 = on;
+                    if self.game == GameKind::Chess {
+                        self.rebuild_session();
                     }
-                    Err(e) => self.error(e),
                 }
             }
         }

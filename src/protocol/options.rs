@@ -34,6 +34,8 @@ pub enum OptionChange {
     Ponder(bool),
     /// `MultiPV`: number of best lines to report.
     MultiPv(usize),
+    /// `UCI_Chess960`: castling written king-takes-rook, Shredder-FEN castling fields.
+    Chess960(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -73,6 +75,7 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
         format!("option name Game type combo default {game}{games}"),
+        "option name UCI_Chess960 type check default false".to_string(),
     ]
 }
 
@@ -120,6 +123,7 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
         )),
         "ponder" => Ok(OptionChange::Ponder(check("Ponder", value)?)),
+        "uci_chess960" => Ok(OptionChange::Chess960(check("UCI_Chess960", value)?)),
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),
@@ -169,7 +173,7 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
-        assert_eq!(lines.len(), 7);
+        assert_eq!(lines.len(), 8);
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
         );

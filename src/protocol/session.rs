@@ -11,6 +11,7 @@ use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
 use super::format::{format_bestmove, format_info, Dialect};
+use crate::games::chess::{Chess, ChessVariant};
 use crate::games::connect4::Connect4;
 use crate::games::mnk::{Mnk, MnkVariant};
 use crate::games::GameKind;
@@ -69,9 +70,14 @@ pub trait Session: Send {
     fn perft(&self, depth: u32) -> Vec<String>;
 }
 
-/// Creates the session of a game.
-pub fn new_session(kind: GameKind, hash_mb: usize) -> Result<Box<dyn Session>, SessionError> {
-    Ok(match kind {
+/// Creates the session of a game. `chess960` selects Chess960 castling notation.
+pub fn new_session(kind: GameKind, hash_mb: usize, chess960: bool) -> Box<dyn Session> {
+    match kind {
+        GameKind::Chess => Box::new(GameSession::<Chess>::new(
+            kind,
+            ChessVariant { chess960 },
+            hash_mb,
+        )),
         GameKind::Connect4 => Box::new(GameSession::<Connect4>::new(kind, (), hash_mb)),
         GameKind::TicTacToe => Box::new(GameSession::<Mnk>::new(
             kind,
@@ -84,8 +90,7 @@ pub fn new_session(kind: GameKind, hash_mb: usize) -> Result<Box<dyn Session>, S
             hash_mb,
         )),
         GameKind::Gomoku => Box::new(GameSession::<Mnk>::new(kind, MnkVariant::GOMOKU, hash_mb)),
-        GameKind::Chess => return Err("chess is not available in this build".to_string()),
-    })
+    }
 }
 
 /// The searchers of all threads: the main one reports, the helpers share its table.
@@ -195,9 +200,7 @@ fn line_notation<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
     let mut out = Vec::with_capacity(line.len());
     for &mv in line {
         moves.clear();
-        if game.outcome().is_none() {
-            game.generate_moves(&mut moves);
-        }
+        game.generate_moves(&mut moves);
         if !moves.contains(&mv) {
             log::error!("dropping an illegal PV move from the report");
             break;

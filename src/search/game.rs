@@ -186,6 +186,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
     /// Writes a move in the game's notation.
     fn format_move(&self, mv: Self::Move) -> String;
+    /// Writes a move as game records (PGN) want it: standard algebraic notation in chess,
+    /// the protocol notation in the other games.
+    fn format_move_record(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
 
     /// Which value-changing search techniques this game allows; none by default.
     fn pruning(&self) -> Pruning {

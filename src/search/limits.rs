@@ -61,7 +61,7 @@ pub struct Deadlines {
 }
 
 /// Typical number of moves still to play when the clock has no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
+const DEFAULT_MOVES_TO_GO: u32 = 40;
 /// Least time ever planned for a move.
 const MIN_THINK: Duration = Duration::from_millis(1);
 
@@ -84,15 +84,17 @@ pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
             .filter(|&n| n > 0)
             .unwrap_or(DEFAULT_MOVES_TO_GO)
             .min(DEFAULT_MOVES_TO_GO);
+        // A move's share of the clock; never more than a tenth of it unless this is the
+        // last move before the time control.
         let share = available / moves_to_go + limits.increment * 3 / 4;
-        // The hard limit may spend several shares but never more than a fraction of the
-        // clock, and a single move of a sudden-death game at most half of it.
-        let cap = if moves_to_go == 1 {
-            available * 9 / 10
+        let (share, cap) = if moves_to_go == 1 {
+            (share.min(available * 4 / 5), available * 4 / 5)
         } else {
-            available / 2
+            (share.min(available / 10), available / 5)
         };
-        let hard = (share * 4).min(cap).max(MIN_THINK);
+        // The hard limit may spend a few shares but never more than the cap, so a short
+        // clock (or a slow, loaded machine) still leaves a reserve for the next moves.
+        let hard = (share * 3).min(cap).max(MIN_THINK);
         let soft = (share * 3 / 5).min(hard).max(MIN_THINK);
         Deadlines { soft, hard }
     });

@@ -207,19 +207,19 @@ impl<G: Game> Searcher<G> {
         self.tables.new_search();
         self.tt.new_search();
 
-        // Step 2. The root moves; a finished game answers at once.
+        // Step 2. The root moves; without any the game is over and is answered at once.
+        // A position drawn by a claimable rule (chess repetition, fifty moves) still gets
+        // a move: the GUI may not have claimed the draw.
         self.root_moves.clear();
-        if root.outcome().is_none() {
-            let mut all = MoveList::new();
-            root.generate_moves(&mut all);
-            for mv in all {
-                if searchmoves.is_empty() || searchmoves.contains(&mv) {
-                    self.root_moves.push(mv);
-                }
+        let mut all = MoveList::new();
+        root.generate_moves(&mut all);
+        for mv in all {
+            if searchmoves.is_empty() || searchmoves.contains(&mv) {
+                self.root_moves.push(mv);
             }
-            let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
-            self.root_moves.sort_by_key(by_hint);
         }
+        let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
+        self.root_moves.sort_by_key(by_hint);
         if self.root_moves.is_empty() {
             return self.finish_without_moves(root, report);
         }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::games::chess::{Chess, ChessVariant};
 use crate::games::connect4::Connect4;
 use crate::games::mnk::{Mnk, MnkVariant};
 use crate::search::{Game, Limits, SearchControl, Searcher, TranspositionTable};
@@ -18,6 +19,36 @@ struct BenchPosition {
 const fn from_start(moves: &'static str) -> BenchPosition {
     BenchPosition { fen: None, moves }
 }
+
+const fn fen(fen: &'static str) -> BenchPosition {
+    BenchPosition {
+        fen: Some(fen),
+        moves: "",
+    }
+}
+
+const CHESS: &[BenchPosition] = &[
+    from_start(""),
+    fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
+    fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
+    fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
+    fen("r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R w KQkq a6 0 14"),
+    fen("4rrk1/2p1b1p1/p1p3q1/4p3/2P2n1p/1P1NR2P/PB3PP1/3R1QK1 b - - 2 24"),
+    fen("r3qbrk/6p1/2b2pPp/p3pP1Q/PpPpP2P/3P1B2/2PB3K/R5R1 w - - 16 42"),
+    fen("6k1/1R3p2/6p1/2Bp3p/3P2q1/P7/1P2rQ1K/5R2 b - - 4 44"),
+    fen("8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54"),
+    fen("7r/2p3k1/1p1p1qp1/1P1Bp3/p1P2r1P/P7/4R3/Q4RK1 w - - 0 36"),
+    fen("r1bq1rk1/pp2b1pp/n1pp1n2/3P1p2/2P1p3/2N1P2N/PP2BPPP/R1BQ1RK1 b - - 2 10"),
+    fen("3r3k/2r4p/1p1b3q/p4P2/P2Pp3/1B2P3/3BQ1RP/6K1 w - - 3 87"),
+    fen("8/8/8/8/5kp1/P7/8/1K1N4 w - - 0 1"),
+    fen("8/8/3P3k/8/1p6/8/1P6/1K3n2 b - - 0 1"),
+    fen("8/R7/2q5/8/6k1/8/1P5p/K6R w - - 0 124"),
+    fen("6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1"),
+    from_start("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6"),
+    from_start("d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 e2e3 e8g8 f1d3 d7d5"),
+];
 
 const CONNECT4: &[BenchPosition] = &[
     from_start(""),
@@ -131,6 +162,13 @@ pub fn run(depth: Option<u32>, hash_mb: usize) -> BenchReport {
     let hash_mb = hash_mb.clamp(1, 64);
     BenchReport {
         games: vec![
+            bench_game::<Chess>(
+                "chess",
+                &ChessVariant::default(),
+                CHESS,
+                depth.unwrap_or(8),
+                hash_mb,
+            ),
             bench_game::<Connect4>("connect4", &(), CONNECT4, depth.unwrap_or(14), hash_mb),
             bench_game::<Mnk>(
                 "tictactoe",

@@ -1,7 +1,8 @@
-//! Tools built on the engine: perft and bench.
+//! Tools built on the engine: perft, bench and the match runner.
 
 pub mod bench;
 pub mod connect4_sets;
+pub mod matches;
 pub mod perft;
 pub mod solve;
 pub mod tree_stats;

@@ -326,7 +326,7 @@ pub fn run_command(
         GameKind::TicTacToe => run_for::<Mnk>(&MnkVariant::TICTACTOE, options, out, progress),
         GameKind::TicTacToe4 => run_for::<Mnk>(&MnkVariant::TICTACTOE4, options, out, progress),
         GameKind::Gomoku => run_for::<Mnk>(&MnkVariant::GOMOKU, options, out, progress),
-        GameKind::Chess => Err("chess is not available in this build".into()),
+        GameKind::Chess => Err("chess is not supported here: its search prunes inexactly".into()),
     }
 }
 

@@ -1,0 +1,1615 @@
+//! Chess (standard and Chess960) as a [`Game`], with the rules of the `cozy-chess` crate.
+//!
+//! Move generation, legality and Zobrist keys come from `cozy_chess::Board`; this module adds
+//! what a search needs on top: copy-make with a preallocated stack of previous boards, the
+//! key history for repetition draws, the fifty-move and insufficient-material rules, a
+//! static exchange evaluator, capture ordering and a tapered PeSTO-style evaluation.
+//!
+//! Notation is UCI long algebraic. `cozy-chess` keeps castling internally as "king takes
+//! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the
+//! king-takes-rook move (`e1h1`), and FENs use Shredder castling fields (X-FEN `KQkq` is
+//! accepted too).
+
+use std::fmt::Write as _;
+
+use cozy_chess::util::{display_uci_move, parse_uci_move};
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
+    Board, Color, File, Move, Piece, Rank, Square,
+};
+
+use crate::search::game::QUIET_HINT_LIMIT;
+use crate::search::{Game, GameError, MoveList, Outcome, Player, Pruning};
+
+/// Boards kept ready on the unmake stack without reallocating.
+const STACK_RESERVE: usize = 1024;
+
+/// Which chess is played; only the castling notation differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChessVariant {
+    /// Chess960 notation: castling as king-takes-rook, Shredder FEN castling fields.
+    pub chess960: bool,
+}
+
+/// A chess position with its history, searchable as a [`Game`].
+#[derive(Debug)]
+pub struct Chess {
+    /// The current position.
+    board: Board,
+    /// The variant (notation only).
+    variant: ChessVariant,
+    /// The boards before each move (or null move) played, for unmake.
+    stack: Vec<Board>,
+    /// Repetition keys of every position since the start, the current one last.
+    keys: Vec<u64>,
+}
+
+impl Clone for Chess {
+    fn clone(&self) -> Self {
+        // `Vec::clone` keeps no spare capacity: reserve again so that the search does not
+        // reallocate on its first pushes.
+        let mut stack = Vec::with_capacity(self.stack.len() + STACK_RESERVE);
+        stack.extend_from_slice(&self.stack);
+        let mut keys = Vec::with_capacity(self.keys.len() + STACK_RESERVE);
+        keys.extend_from_slice(&self.keys);
+        Chess {
+            board: self.board.clone(),
+            variant: self.variant,
+            stack,
+            keys,
+        }
+    }
+}
+
+impl Chess {
+    /// A game starting from `board`.
+    fn from_board(variant: ChessVariant, board: Board) -> Chess {
+        let mut keys = Vec::with_capacity(STACK_RESERVE);
+        keys.push(repetition_key(&board));
+        Chess {
+            board,
+            variant,
+            stack: Vec::with_capacity(STACK_RESERVE),
+            keys,
+        }
+    }
+
+    /// The current `cozy-chess` board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> ChessVariant {
+        self.variant
+    }
+
+    /// How many earlier positions in the reversible window have the current key.
+    /// With `stop_at_first`, stops counting at the first match.
+    fn repetitions(&self, stop_at_first: bool) -> usize {
+        let last = self.keys.len() - 1;
+        let window = usize::from(self.board.halfmove_clock()).min(last);
+        if window < 4 {
+            return 0;
+        }
+        let key = self.keys[last];
+        let mut count = 0;
+        let mut back = 4;
+        while back <= window {
+            if self.keys[last - back] == key {
+                count += 1;
+                if stop_at_first {
+                    break;
+                }
+            }
+            back += 2;
+        }
+        count
+    }
+
+    /// Whether the side to move has at least one legal move.
+    fn has_legal_move(&self) -> bool {
+        self.board.generate_moves(|_| true)
+    }
+}
+
+/// Key used for repetitions: the Zobrist key, without the en passant file when no pawn can
+/// actually take en passant (cozy-chess sets it after every double push).
+fn repetition_key(board: &Board) -> u64 {
+    match board.en_passant() {
+        Some(file) => {
+            let stm = board.side_to_move();
+            let target = Square::new(file, Rank::Sixth.relative_to(stm));
+            let takers = get_pawn_attacks(target, !stm) & board.colored_pieces(stm, Piece::Pawn);
+            if takers.is_empty() {
+                board.hash_without_ep()
+            } else {
+                board.hash()
+            }
+        }
+        None => board.hash(),
+    }
+}
+
+/// Whether neither side can ever mate: bare kings, a single minor piece, or only bishops
+/// all on squares of one colour.
+pub fn insufficient_material(board: &Board) -> bool {
+    let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy.is_empty() {
+        return false;
+    }
+    let knights = board.pieces(Piece::Knight);
+    let bishops = board.pieces(Piece::Bishop);
+    if (knights | bishops).len() <= 1 {
+        return true;
+    }
+    knights.is_empty()
+        && (bishops.is_subset(BitBoard::DARK_SQUARES) || bishops.is_subset(BitBoard::LIGHT_SQUARES))
+}
+
+/// Piece values for the static exchange evaluation, indexed by [`Piece`].
+const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+/// Every piece of either colour attacking `square` when the board holds `occupied`.
+fn attackers_to(board: &Board, square: Square, occupied: BitBoard) -> BitBoard {
+    let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let straight = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    (get_pawn_attacks(square, Color::White) & board.colored_pieces(Color::Black, Piece::Pawn))
+        | (get_pawn_attacks(square, Color::Black) & board.colored_pieces(Color::White, Piece::Pawn))
+        | (get_knight_moves(square) & board.pieces(Piece::Knight))
+        | (get_king_moves(square) & board.pieces(Piece::King))
+        | (get_bishop_moves(square, occupied) & diagonal)
+        | (get_rook_moves(square, occupied) & straight)
+}
+
+/// Whether `mv` is an en passant capture on `board`.
+fn is_en_passant(board: &Board, mv: Move) -> bool {
+    board.piece_on(mv.from) == Some(Piece::Pawn)
+        && mv.from.file() != mv.to.file()
+        && board.piece_on(mv.to).is_none()
+}
+
+/// The piece `mv` captures on `board` (a pawn for en passant), if any. Castling, encoded
+/// as king takes own rook, captures nothing.
+fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
+    if board.colors(!board.side_to_move()).has(mv.to) {
+        board.piece_on(mv.to)
+    } else if is_en_passant(board, mv) {
+        Some(Piece::Pawn)
+    } else {
+        None
+    }
+}
+
+/// Static exchange evaluation of `mv` on `board`: the material the side to move wins (in
+/// centipawns, negative when it loses) if both sides keep capturing on the target square
+/// with their least valuable attacker, each free to stop. X-ray attackers behind sliders
+/// join as the square's attackers are removed; pins are ignored. Quiet moves score the loss
+/// of the moved piece if the square is attacked, castling scores 0.
+pub fn see(board: &Board, mv: Move) -> i32 {
+    let stm = board.side_to_move();
+    let Some(moved) = board.piece_on(mv.from) else {
+        return 0;
+    };
+    if board.colors(stm).has(mv.to) {
+        return 0;
+    }
+    let target = mv.to;
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    let mut gain = [0i32; 40];
+    gain[0] = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
+    if is_en_passant(board, mv) {
+        occupied ^= Square::new(target.file(), mv.from.rank()).bitboard();
+    }
+    let mut on_square = SEE_VALUE[moved as usize];
+    if let Some(promotion) = mv.promotion {
+        gain[0] += SEE_VALUE[promotion as usize] - SEE_VALUE[Piece::Pawn as usize];
+        on_square = SEE_VALUE[promotion as usize];
+    }
+    let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let straight = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let mut attackers = attackers_to(board, target, occupied) & occupied;
+    let mut side = !stm;
+    let mut depth = 0;
+    while depth + 1 < gain.len() {
+        let ours = attackers & board.colors(side);
+        // The least valuable attacker of `side`.
+        let Some((piece, from)) = Piece::ALL.iter().find_map(|&piece| {
+            (ours & board.pieces(piece))
+                .next_square()
+                .map(|square| (piece, square))
+        }) else {
+            break;
+        };
+        // The king may only capture onto an undefended square.
+        if piece == Piece::King && !(attackers & board.colors(!side)).is_empty() {
+            break;
+        }
+        depth += 1;
+        gain[depth] = on_square - gain[depth - 1];
+        on_square = SEE_VALUE[piece as usize];
+        occupied ^= from.bitboard();
+        attackers |= (get_bishop_moves(target, occupied) & diagonal)
+            | (get_rook_moves(target, occupied) & straight);
+        attackers &= occupied;
+        side = !side;
+    }
+    while depth > 0 {
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+        depth -= 1;
+    }
+    gain[0]
+}
+
+// ---------------------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------------------
+
+/// Middlegame material values (PeSTO), indexed by [`Piece`].
+const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+/// Endgame material values (PeSTO), indexed by [`Piece`].
+const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
+/// Game phase weight of each piece; 24 is the opening.
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// Full game phase.
+const PHASE_MAX: i32 = 24;
+
+/// Bishop pair bonus (middlegame, endgame).
+const BISHOP_PAIR: (i32, i32) = (30, 50);
+/// Rook on a file without pawns.
+const ROOK_OPEN: (i32, i32) = (25, 10);
+/// Rook on a file without own pawns.
+const ROOK_HALF_OPEN: (i32, i32) = (12, 6);
+/// Passed pawn bonus by relative rank, middlegame.
+const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 30, 50, 80, 0];
+/// Passed pawn bonus by relative rank, endgame.
+const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
+/// Penalty per extra pawn on a file.
+const DOUBLED: (i32, i32) = (-10, -20);
+/// Penalty per pawn with no own pawn on the neighbouring files.
+const ISOLATED: (i32, i32) = (-12, -8);
+/// King shield: own pawns one and two ranks in front of the king (middlegame only).
+const SHIELD_NEAR: i32 = 12;
+/// See [`SHIELD_NEAR`].
+const SHIELD_FAR: i32 = 6;
+/// Penalty per file at or next to the king without own pawns (middlegame only).
+const KING_OPEN_FILE: i32 = -12;
+/// Mobility per square (middlegame, endgame) for knight, bishop, rook, queen.
+const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+/// Typical mobility subtracted first, so that mobility does not inflate material.
+const MOBILITY_BASE: [i32; 4] = [4, 6, 7, 14];
+/// Bonus for having the move.
+const TEMPO: i32 = 10;
+/// Largest static evaluation.
+const EVAL_LIMIT: i32 = 10_000;
+
+/// Piece-square tables (PeSTO), from White's view with a8 first: index `square ^ 56` for
+/// White's pieces and `square` for Black's (squares numbered from a1).
+#[rustfmt::skip]
+const MG_TABLE: [[i32; 64]; 6] = [
+    [
+          0,   0,   0,   0,   0,   0,  0,   0,
+         98, 134,  61,  95,  68, 126, 34, -11,
+         -6,   7,  26,  31,  65,  56, 25, -20,
+        -14,  13,   6,  21,  23,  12, 17, -23,
+        -27,  -2,  -5,  12,  17,   6, 10, -25,
+        -26,  -4,  -4, -10,   3,   3, 33, -12,
+        -35,  -1, -20, -23, -15,  24, 38, -22,
+          0,   0,   0,   0,   0,   0,  0,   0,
+    ],
+    [
+        -167, -89, -34, -49,  61, -97, -15, -107,
+         -73, -41,  72,  36,  23,  62,   7,  -17,
+         -47,  60,  37,  65,  84, 129,  73,   44,
+          -9,  17,  19,  53,  37,  69,  18,   22,
+         -13,   4,  16,  13,  28,  19,  21,   -8,
+         -23,  -9,  12,  10,  19,  17,  25,  -16,
+         -29, -53, -12,  -3,  -1,  18, -14,  -19,
+        -105, -21, -58, -33, -17, -28, -19,  -23,
+    ],
+    [
+        -29,   4, -82, -37, -25, -42,   7,  -8,
+        -26,  16, -18, -13,  30,  59,  18, -47,
+        -16,  37,  43,  40,  35,  50,  37,  -2,
+         -4,   5,  19,  50,  37,  37,   7,  -2,
+         -6,  13,  13,  26,  34,  12,  10,   4,
+          0,  15,  15,  15,  14,  27,  18,  10,
+          4,  15,  16,   0,   7,  21,  33,   1,
+        -33,  -3, -14, -21, -13, -12, -39, -21,
+    ],
+    [
+         32,  42,  32,  51, 63,  9,  31,  43,
+         27,  32,  58,  62, 80, 67,  26,  44,
+         -5,  19,  26,  36, 17, 45,  61,  16,
+        -24, -11,   7,  26, 24, 35,  -8, -20,
+        -36, -26, -12,  -1,  9, -7,   6, -23,
+        -45, -25, -16, -17,  3,  0,  -5, -33,
+        -44, -16, -20,  -9, -1, 11,  -6, -71,
+        -19, -13,   1,  17, 16,  7, -37, -26,
+    ],
+    [
+        -28,   0,  29,  12,  59,  44,  43,  45,
+        -24, -39,  -5,   1, -16,  57,  28,  54,
+        -13, -17,   7,   8,  29,  56,  47,  57,
+        -27, -27, -16, -16,  -1,  17,  -2,   1,
+         -9, -26,  -9, -10,  -2,  -4,   3,  -3,
+        -14,   2, -11,  -2,  -5,   2,  14,   5,
+        -35,  -8,  11,   2,   8,  15,  -3,   1,
+         -1, -18,  -9,  10, -15, -25, -31, -50,
+    ],
+    [
+        -65,  23,  16, -15, -56, -34,   2,  13,
+         29,  -1, -20,  -7,  -8,  -4, -38, -29,
+         -9,  24,   2, -16, -20,   6,  22, -22,
+        -17, -20, -12, -27, -30, -25, -14, -36,
+        -49,  -1, -27, -39, -46, -44, -33, -51,
+        -14, -14, -22, -46, -44, -30, -15, -27,
+          1,   7,  -8, -64, -43, -16,   9,   8,
+        -15,  36,  12, -54,   8, -28,  24,  14,
+    ],
+];
+
+/// Endgame piece-square tables (PeSTO), laid out like [`MG_TABLE`].
+#[rustfmt::skip]
+const EG_TABLE: [[i32; 64]; 6] = [
+    [
+          0,   0,   0,   0,   0,   0,   0,   0,
+        178, 173, 158, 134, 147, 132, 165, 187,
+         94, 100,  85,  67,  56,  53,  82,  84,
+         32,  24,  13,   5,  -2,   4,  17,  17,
+         13,   9,  -3,  -7,  -7,  -8,   3,  -1,
+          4,   7,  -6,   1,   0,  -5,  -1,  -8,
+         13,   8,   8,  10,  13,   0,   2,  -7,
+          0,   0,   0,   0,   0,   0,   0,   0,
+    ],
+    [
+        -58, -38, -13, -28, -31, -27, -63, -99,
+        -25,  -8, -25,  -2,  -9, -25, -24, -52,
+        -24, -20,  10,   9,  -1,  -9, -19, -41,
+        -17,   3,  22,  22,  22,  11,   8, -18,
+        -18,  -6,  16,  25,  16,  17,   4, -18,
+        -23,  -3,  -1,  15,  10,  -3, -20, -22,
+        -42, -20, -10,  -5,  -2, -20, -23, -44,
+        -29, -51, -23, -15, -22, -18, -50, -64,
+    ],
+    [
+        -14, -21, -11,  -8, -7,  -9, -17, -24,
+         -8,  -4,   7, -12, -3, -13,  -4, -14,
+          2,  -8,   0,  -1, -2,   6,   0,   4,
+         -3,   9,  12,   9, 14,  10,   3,   2,
+         -6,   3,  13,  19,  7,  10,  -3,  -9,
+        -12,  -3,   8,  10, 13,   3,  -7, -15,
+        -14, -18,  -7,  -1,  4,  -9, -15, -27,
+        -23,  -9, -23,  -5, -9, -16,  -5, -17,
+    ],
+    [
+        13, 10, 18, 15, 12,  12,   8,   5,
+        11, 13, 13, 11, -3,   3,   8,   3,
+         7,  7,  7,  5,  4,  -3,  -5,  -3,
+         4,  3, 13,  1,  2,   1,  -1,   2,
+         3,  5,  8,  4, -5,  -6,  -8, -11,
+        -4,  0, -5, -1, -7, -12,  -8, -16,
+        -6, -6,  0,  2, -9,  -9, -11,  -3,
+        -9,  2,  3, -1, -5, -13,   4, -20,
+    ],
+    [
+         -9,  22,  22,  27,  27,  19,  10,  20,
+        -17,  20,  32,  41,  58,  25,  30,   0,
+        -20,   6,   9,  49,  47,  35,  19,   9,
+          3,  22,  24,  45,  57,  40,  57,  36,
+        -18,  28,  19,  47,  31,  34,  39,  23,
+        -16, -27,  15,   6,   9,  17,  10,   5,
+        -22, -23, -30, -16, -16, -23, -36, -32,
+        -33, -28, -22, -43,  -5, -32, -20, -41,
+    ],
+    [
+        -74, -35, -18, -18, -11,  15,   4, -17,
+        -12,  17,  14,  17,  17,  38,  23,  11,
+         10,  17,  23,  15,  20,  45,  44,  13,
+         -8,  22,  24,  27,  26,  33,  26,   3,
+        -18,  -4,  21,  24,  27,  23,   9, -11,
+        -19,  -3,  11,  21,  23,  16,   7,  -9,
+        -27, -11,   4,  13,  14,   4,  -5, -17,
+        -53, -34, -21, -11, -28, -14, -24, -43,
+    ],
+];
+
+/// Simple material values used to judge drawish endings, indexed by [`Piece`].
+const SIMPLE_VALUE: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
+/// The squares strictly in front of `rank` from `color`'s view, on all files.
+fn ranks_ahead(color: Color, rank: usize) -> BitBoard {
+    match color {
+        Color::White if rank >= 7 => BitBoard::EMPTY,
+        Color::White => BitBoard(!0u64 << (8 * (rank + 1))),
+        Color::Black => BitBoard((1u64 << (8 * rank)) - 1),
+    }
+}
+
+/// Middlegame and endgame terms of one side, plus its phase contribution.
+#[derive(Default)]
+struct SideScore {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+}
+
+impl SideScore {
+    fn add(&mut self, (mg, eg): (i32, i32), times: i32) {
+        self.mg += mg * times;
+        self.eg += eg * times;
+    }
+}
+
+/// Every evaluation term of `color`, from its own view.
+fn evaluate_side(board: &Board, color: Color) -> SideScore {
+    let mut score = SideScore::default();
+    let ours = board.colors(color);
+    let occupied = board.occupied();
+    let our_pawns = board.colored_pieces(color, Piece::Pawn);
+    let their_pawns = board.colored_pieces(!color, Piece::Pawn);
+    let all_pawns = our_pawns | their_pawns;
+    let flip = if color == Color::White { 56 } else { 0 };
+
+    // Material, piece-square tables, mobility.
+    for piece in Piece::ALL {
+        let p = piece as usize;
+        for square in board.colored_pieces(color, piece) {
+            let index = square as usize ^ flip;
+            score.mg += MG_VALUE[p] + MG_TABLE[p][index];
+            score.eg += EG_VALUE[p] + EG_TABLE[p][index];
+            score.phase += PHASE_WEIGHT[p];
+            let attacks = match piece {
+                Piece::Knight => get_knight_moves(square),
+                Piece::Bishop => get_bishop_moves(square, occupied),
+                Piece::Rook => get_rook_moves(square, occupied),
+                Piece::Queen => {
+                    get_bishop_moves(square, occupied) | get_rook_moves(square, occupied)
+                }
+                Piece::Pawn | Piece::King => continue,
+            };
+            let mobility = (attacks & !ours).len() as i32;
+            let m = p - 1;
+            score.add(MOBILITY[m], mobility - MOBILITY_BASE[m]);
+        }
+    }
+
+    // Bishop pair.
+    if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
+        score.add(BISHOP_PAIR, 1);
+    }
+
+    // Rooks on open and half-open files.
+    for square in board.colored_pieces(color, Piece::Rook) {
+        let file = square.file().bitboard();
+        if (all_pawns & file).is_empty() {
+            score.add(ROOK_OPEN, 1);
+        } else if (our_pawns & file).is_empty() {
+            score.add(ROOK_HALF_OPEN, 1);
+        }
+    }
+
+    // Pawn structure: doubled and isolated pawns per file, passed pawns per pawn.
+    for file in File::ALL {
+        let on_file = (our_pawns & file.bitboard()).len() as i32;
+        if on_file == 0 {
+            continue;
+        }
+        if on_file > 1 {
+            score.add(DOUBLED, on_file - 1);
+        }
+        if (our_pawns & file.adjacent()).is_empty() {
+            score.add(ISOLATED, on_file);
+        }
+    }
+    for square in our_pawns {
+        let rank = square.rank() as usize;
+        let ahead = ranks_ahead(color, rank);
+        let file = square.file();
+        let span = ahead & (file.bitboard() | file.adjacent());
+        let blocked_by_own = !(ahead & file.bitboard() & our_pawns).is_empty();
+        if (span & their_pawns).is_empty() && !blocked_by_own {
+            let relative = if color == Color::White {
+                rank
+            } else {
+                7 - rank
+            };
+            score.mg += PASSED_MG[relative];
+            score.eg += PASSED_EG[relative];
+        }
+    }
+
+    // King safety: the pawn shield and open files around the king (middlegame).
+    let king = board.king(color);
+    let king_files = king.file().bitboard() | king.file().adjacent();
+    let rank = king.rank() as i32;
+    let forward = if color == Color::White { 1 } else { -1 };
+    for (distance, bonus) in [(1, SHIELD_NEAR), (2, SHIELD_FAR)] {
+        let shield_rank = rank + forward * distance;
+        if let Some(r) = usize::try_from(shield_rank).ok().and_then(Rank::try_index) {
+            score.mg += bonus * (our_pawns & king_files & r.bitboard()).len() as i32;
+        }
+    }
+    for file in File::ALL {
+        let bb = file.bitboard();
+        if !(bb & king_files).is_empty() && (our_pawns & bb).is_empty() {
+            score.mg += KING_OPEN_FILE;
+        }
+    }
+    score
+}
+
+/// The simple non-pawn material of `color`.
+fn non_pawn_material(board: &Board, color: Color) -> i32 {
+    [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
+        .iter()
+        .map(|&p| SIMPLE_VALUE[p as usize] * board.colored_pieces(color, p).len() as i32)
+        .sum()
+}
+
+/// Scales `score` (White's view) towards 0 when the side ahead has no pawns and too
+/// little extra material to force mate.
+fn scale_drawish(board: &Board, score: i32) -> i32 {
+    let strong = if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if !board.colored_pieces(strong, Piece::Pawn).is_empty() {
+        return score;
+    }
+    let strong_material = non_pawn_material(board, strong);
+    let weak_material = non_pawn_material(board, !strong);
+    let only_knights = board.colored_pieces(strong, Piece::Knight).len() as i32 * 300;
+    if strong_material <= 300 || (strong_material == only_knights && weak_material == 0) {
+        // A lone minor, or two knights against a bare king: no forced mate.
+        return score / 16;
+    }
+    let queen_against_none = !board.colored_pieces(strong, Piece::Queen).is_empty()
+        && board.colored_pieces(!strong, Piece::Queen).is_empty();
+    if strong_material - weak_material < SIMPLE_VALUE[Piece::Rook as usize] && !queen_against_none {
+        return score / 4;
+    }
+    score
+}
+
+/// Static evaluation of `board` in centipawns, from the side to move's view.
+pub fn evaluate_board(board: &Board) -> i32 {
+    let white = evaluate_side(board, Color::White);
+    let black = evaluate_side(board, Color::Black);
+    let phase = (white.phase + black.phase).min(PHASE_MAX);
+    let mg = white.mg - black.mg;
+    let eg = white.eg - black.eg;
+    let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    score = scale_drawish(board, score);
+    let relative = match board.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    (relative + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+// ---------------------------------------------------------------------------------------
+// Notation helpers
+// ---------------------------------------------------------------------------------------
+
+/// Rewrites X-FEN castling letters (`KQkq`, meaning the outermost rook on that side of
+/// the king) of a Chess960 FEN into Shredder file letters, using the board of `fields`.
+fn xfen_to_shredder(fields: &[&str]) -> Option<String> {
+    let castling = *fields.get(2)?;
+    if castling == "-" || !castling.chars().any(|c| matches!(c, 'K' | 'Q' | 'k' | 'q')) {
+        return None;
+    }
+    // Parse the placement alone to find kings and rooks.
+    let mut probe: Vec<&str> = fields.to_vec();
+    probe[2] = "-";
+    probe[3] = "-";
+    let board = Board::from_fen(&probe.join(" "), false).ok()?;
+    let mut converted = String::new();
+    for c in castling.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let short = match c.to_ascii_lowercase() {
+            'k' => true,
+            'q' => false,
+            _ => {
+                converted.push(c);
+                continue;
+            }
+        };
+        let king = board.king(color);
+        let back = Rank::First.relative_to(color);
+        let rooks = board.colored_pieces(color, Piece::Rook) & back.bitboard();
+        let candidates = rooks
+            .into_iter()
+            .filter(|rook| (rook.file() > king.file()) == short && rook.rank() == king.rank());
+        let rook = if short {
+            candidates.max_by_key(|sq| sq.file())
+        } else {
+            candidates.min_by_key(|sq| sq.file())
+        }?;
+        let letter = char::from(rook.file());
+        converted.push(if color == Color::White {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        });
+    }
+    let mut rebuilt: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    rebuilt[2] = converted;
+    Some(rebuilt.join(" "))
+}
+
+impl Game for Chess {
+    type Move = Move;
+    type Variant = ChessVariant;
+
+    fn start(variant: &ChessVariant) -> Self {
+        Chess::from_board(*variant, Board::startpos())
+    }
+
+    fn from_fen(variant: &ChessVariant, fen: &str) -> Result<Self, GameError> {
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        match fields.len() {
+            4 => fields.extend(["0", "1"]),
+            5 => fields.push("1"),
+            6 => {}
+            n => {
+                return Err(GameError::position(
+                    fen,
+                    format!("expected 4 to 6 fields, found {n}"),
+                ))
+            }
+        }
+        let normalized = fields.join(" ");
+        let parsed = if variant.chess960 {
+            Board::from_fen(&normalized, true).or_else(|shredder_error| {
+                Board::from_fen(&normalized, false).or_else(|error| {
+                    match xfen_to_shredder(&fields) {
+                        Some(converted) => Board::from_fen(&converted, true),
+                        None => Err(if normalized.contains(['K', 'Q', 'k', 'q']) {
+                            error
+                        } else {
+                            shredder_error
+                        }),
+                    }
+                })
+            })
+        } else {
+            Board::from_fen(&normalized, false)
+        };
+        parsed
+            .map(|board| Chess::from_board(*variant, board))
+            .map_err(|error| GameError::position(fen, error.to_string()))
+    }
+
+    fn to_fen(&self) -> String {
+        if self.variant.chess960 {
+            format!("{:#}", self.board)
+        } else {
+            format!("{}", self.board)
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        out.push_str("  +---+---+---+---+---+---+---+---+\n");
+        for rank in Rank::ALL.iter().rev() {
+            let _ = write!(out, "{} |", *rank as usize + 1);
+            for file in File::ALL {
+                let square = Square::new(file, *rank);
+                let symbol = match (self.board.piece_on(square), self.board.color_on(square)) {
+                    (Some(piece), Some(Color::White)) => char::from(piece).to_ascii_uppercase(),
+                    (Some(piece), _) => char::from(piece),
+                    (None, _) => ' ',
+                };
+                let _ = write!(out, " {symbol} |");
+            }
+            out.push_str("\n  +---+---+---+---+---+---+---+---+\n");
+        }
+        out.push_str("    a   b   c   d   e   f   g   h\n\n");
+        let _ = write!(
+            out,
+            "Fen: {}\nKey: {:016X}",
+            self.to_fen(),
+            self.board.hash()
+        );
+        out
+    }
+
+    fn side_to_move(&self) -> Player {
+        match self.board.side_to_move() {
+            Color::White => Player::First,
+            Color::Black => Player::Second,
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        let black = u32::from(self.board.side_to_move() == Color::Black);
+        (u32::from(self.board.fullmove_number()).saturating_sub(1)) * 2 + black
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        self.board.generate_moves(|piece_moves| {
+            for mv in piece_moves {
+                moves.push(mv);
+            }
+            false
+        });
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        self.stack.push(self.board.clone());
+        self.board.play_unchecked(mv);
+        self.keys.push(repetition_key(&self.board));
+    }
+
+    fn unmake_move(&mut self, _mv: Move) {
+        if let Some(previous) = self.stack.pop() {
+            self.board = previous;
+            self.keys.pop();
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_move() {
+            return Some(if self.in_check() {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            });
+        }
+        if self.board.halfmove_clock() >= 100
+            || insufficient_material(&self.board)
+            || self.repetitions(false) >= 2
+        {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn evaluate(&self) -> i32 {
+        evaluate_board(&self.board)
+    }
+
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    fn encode_move(mv: Move) -> u16 {
+        let promotion = mv.promotion.map_or(0, |p| p as u16);
+        mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
+    }
+
+    const HISTORY_SIZE: usize = 2 * 64 * 64;
+
+    fn history_index(&self, mv: Move) -> usize {
+        let side = self.board.side_to_move() as usize;
+        side * 4096 + mv.from as usize * 64 + mv.to as usize
+    }
+
+    fn move_hint(&self, mv: Move) -> i32 {
+        let victim = captured_piece(&self.board, mv);
+        if victim.is_none() && mv.promotion.is_none() {
+            return 0;
+        }
+        let victim_rank = victim.map_or(0, |p| p as i32 + 1);
+        let attacker = self.board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        let attacker_rank = attacker as i32 + 1;
+        let promotion_bonus = match mv.promotion {
+            Some(Piece::Queen) => 5_000,
+            Some(_) => return -200_000 + 1_000 * victim_rank - attacker_rank,
+            None => 0,
+        };
+        let winning = mv.promotion.is_none()
+            && victim.is_some_and(|v| SEE_VALUE[v as usize] >= SEE_VALUE[attacker as usize]);
+        if winning || see(&self.board, mv) >= 0 {
+            QUIET_HINT_LIMIT + 1_000 * victim_rank + promotion_bonus + 10 - attacker_rank
+        } else {
+            -100_000 + 1_000 * victim_rank - attacker_rank
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let lowered = text.trim().to_ascii_lowercase();
+        let well_formed = lowered.is_ascii()
+            && match lowered.len() {
+                4 => true,
+                5 => matches!(lowered.as_bytes()[4], b'n' | b'b' | b'r' | b'q'),
+                _ => false,
+            };
+        if !well_formed {
+            return Err(GameError::InvalidMove(text.to_string()));
+        }
+        let parsed = if self.variant.chess960 {
+            lowered.parse::<Move>()
+        } else {
+            parse_uci_move(&self.board, &lowered)
+        };
+        let mv = parsed.map_err(|_| GameError::InvalidMove(text.to_string()))?;
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(GameError::IllegalMove(text.to_string()))
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        if self.variant.chess960 {
+            mv.to_string()
+        } else {
+            display_uci_move(&self.board, mv).to_string()
+        }
+    }
+
+    fn format_move_record(&self, mv: Move) -> String {
+        san(&self.board, mv)
+    }
+
+    fn pruning(&self) -> Pruning {
+        Pruning {
+            null_move: true,
+            late_move_reductions: true,
+            futility: false,
+            quiescence: true,
+            check_extensions: true,
+        }
+    }
+
+    fn generate_noisy(&self, moves: &mut MoveList<Move>) {
+        if self.in_check() {
+            self.generate_moves(moves);
+            return;
+        }
+        let stm = self.board.side_to_move();
+        let them = self.board.colors(!stm);
+        let en_passant = self.board.en_passant().map_or(BitBoard::EMPTY, |file| {
+            Square::new(file, Rank::Sixth.relative_to(stm)).bitboard()
+        });
+        let promotion_rank = Rank::Eighth.relative_to(stm).bitboard();
+        self.board.generate_moves(|mut piece_moves| {
+            if piece_moves.piece == Piece::Pawn {
+                piece_moves.to &= them | en_passant | promotion_rank;
+            } else {
+                piece_moves.to &= them;
+            }
+            for mv in piece_moves {
+                if matches!(mv.promotion, None | Some(Piece::Queen)) {
+                    moves.push(mv);
+                }
+            }
+            false
+        });
+    }
+
+    fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.promotion.is_some() || captured_piece(&self.board, mv).is_some()
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let stm = self.board.side_to_move();
+        let pieces = self.board.colors(stm)
+            & !(self.board.pieces(Piece::Pawn) | self.board.pieces(Piece::King));
+        !pieces.is_empty() && !self.in_check()
+    }
+
+    fn make_null(&mut self) {
+        let next = self.board.null_move();
+        self.stack.push(self.board.clone());
+        if let Some(mut board) = next {
+            // Repetitions never reach back across a null move.
+            board.set_halfmove_clock(0);
+            self.board = board;
+        }
+        self.keys.push(repetition_key(&self.board));
+    }
+
+    fn unmake_null(&mut self) {
+        if let Some(previous) = self.stack.pop() {
+            self.board = previous;
+            self.keys.pop();
+        }
+    }
+
+    fn is_rule_draw(&self) -> bool {
+        self.board.halfmove_clock() >= 100
+            || insufficient_material(&self.board)
+            || self.repetitions(true) >= 1
+    }
+}
+
+/// A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `Qh4#`),
+/// as PGN records write it.
+pub fn san(board: &Board, mv: Move) -> String {
+    let Some(piece) = board.piece_on(mv.from) else {
+        return mv.to_string();
+    };
+    let us = board.side_to_move();
+    let mut text = String::new();
+    let castles = piece == Piece::King && board.colors(us).has(mv.to);
+    if castles {
+        text.push_str(if mv.to.file() > mv.from.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+    } else if piece == Piece::Pawn {
+        let captures = mv.from.file() != mv.to.file();
+        if captures {
+            text.push(char::from(b'a' + mv.from.file() as u8));
+            text.push('x');
+        }
+        text.push_str(&mv.to.to_string());
+        if let Some(promotion) = mv.promotion {
+            text.push('=');
+            text.push(piece_letter(promotion));
+        }
+    } else {
+        text.push(piece_letter(piece));
+        // Other pieces of the same kind that can reach the same square.
+        let mut rivals: Vec<Square> = Vec::new();
+        board.generate_moves(|moves| {
+            for other in moves {
+                if other.to == mv.to
+                    && other.from != mv.from
+                    && board.piece_on(other.from) == Some(piece)
+                {
+                    rivals.push(other.from);
+                }
+            }
+            false
+        });
+        if !rivals.is_empty() {
+            let same_file = rivals.iter().any(|sq| sq.file() == mv.from.file());
+            let same_rank = rivals.iter().any(|sq| sq.rank() == mv.from.rank());
+            if !same_file {
+                text.push(char::from(b'a' + mv.from.file() as u8));
+            } else if !same_rank {
+                text.push(char::from(b'1' + mv.from.rank() as u8));
+            } else {
+                text.push_str(&mv.from.to_string());
+            }
+        }
+        if board.occupied().has(mv.to) {
+            text.push('x');
+        }
+        text.push_str(&mv.to.to_string());
+    }
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    if !after.checkers().is_empty() {
+        let mut has_moves = false;
+        after.generate_moves(|_| {
+            has_moves = true;
+            true
+        });
+        text.push(if has_moves { '+' } else { '#' });
+    }
+    text
+}
+
+fn piece_letter(piece: Piece) -> char {
+    match piece {
+        Piece::Pawn => 'P',
+        Piece::Knight => 'N',
+        Piece::Bishop => 'B',
+        Piece::Rook => 'R',
+        Piece::Queen => 'Q',
+        Piece::King => 'K',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    const STANDARD: ChessVariant = ChessVariant { chess960: false };
+    const CHESS960: ChessVariant = ChessVariant { chess960: true };
+
+    fn position(fen: &str) -> Chess {
+        Chess::from_fen(&STANDARD, fen).expect("test FEN is valid")
+    }
+
+    fn play(game: &mut Chess, moves: &str) {
+        for text in moves.split_whitespace() {
+            let mv = game.parse_move(text).expect("test move is legal");
+            game.make_move(mv);
+        }
+    }
+
+    /// Bulk-counting perft through the `Game` implementation.
+    fn perft(game: &mut Chess, depth: u32) -> u64 {
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut total = 0;
+        for &mv in &moves {
+            game.make_move(mv);
+            total += perft(game, depth - 1);
+            game.unmake_move(mv);
+        }
+        total
+    }
+
+    fn check_perft(variant: ChessVariant, fen: &str, expected: &[u64]) {
+        let mut game = Chess::from_fen(&variant, fen).expect("perft FEN is valid");
+        let before = game.board().clone();
+        for (depth, &count) in (1..).zip(expected) {
+            let started = Instant::now();
+            let nodes = perft(&mut game, depth);
+            eprintln!(
+                "perft {fen} depth {depth}: {nodes} nodes in {:?}",
+                started.elapsed()
+            );
+            assert_eq!(nodes, count, "perft({depth}) of {fen}");
+        }
+        assert_eq!(game.board(), &before);
+        assert!(game.stack.is_empty());
+        assert_eq!(game.keys.len(), 1);
+    }
+
+    #[test]
+    fn perft_start_position() {
+        check_perft(
+            STANDARD,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &[20, 400, 8902, 197_281],
+        );
+    }
+
+    #[test]
+    fn perft_kiwipete() {
+        check_perft(
+            STANDARD,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            &[48, 2039, 97_862],
+        );
+    }
+
+    #[test]
+    fn perft_endgame_and_promotions() {
+        check_perft(
+            STANDARD,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            &[14, 191, 2812, 43_238],
+        );
+        check_perft(
+            STANDARD,
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            &[6, 264, 9467],
+        );
+        check_perft(
+            STANDARD,
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            &[44, 1486, 62_379],
+        );
+        check_perft(
+            STANDARD,
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            &[46, 2079, 89_890],
+        );
+    }
+
+    #[test]
+    fn perft_chess960() {
+        check_perft(
+            CHESS960,
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            &[21, 528, 12_189],
+        );
+    }
+
+    /// Walks the tree checking that unmake restores the board and the key history.
+    fn walk(game: &mut Chess, depth: u32) {
+        if depth == 0 {
+            return;
+        }
+        let board = game.board().clone();
+        let hash = game.hash();
+        let keys = game.keys.clone();
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        for &mv in &moves {
+            game.make_move(mv);
+            assert_eq!(game.hash(), game.board().hash());
+            walk(game, depth - 1);
+            game.unmake_move(mv);
+            assert_eq!(game.board(), &board);
+            assert_eq!(game.hash(), hash);
+            assert_eq!(game.keys, keys);
+        }
+        if game.null_move_allowed() {
+            game.make_null();
+            assert_ne!(game.side_to_move(), player_of(board.side_to_move()));
+            game.unmake_null();
+            assert_eq!(game.board(), &board);
+            assert_eq!(game.keys, keys);
+        }
+    }
+
+    fn player_of(color: Color) -> Player {
+        match color {
+            Color::White => Player::First,
+            Color::Black => Player::Second,
+        }
+    }
+
+    #[test]
+    fn make_unmake_restores_every_node() {
+        let mut game =
+            position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        walk(&mut game, 3);
+        let mut game = position("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+        walk(&mut game, 4);
+    }
+
+    #[test]
+    fn null_move_round_trip() {
+        let mut game = Chess::start(&STANDARD);
+        play(&mut game, "e2e4");
+        assert!(game.null_move_allowed());
+        let before = game.board().clone();
+        game.make_null();
+        assert_eq!(game.side_to_move(), Player::First);
+        assert_eq!(game.board().en_passant(), None);
+        game.unmake_null();
+        assert_eq!(game.board(), &before);
+        // In check, or with only pawns and king: no null move.
+        let checked = position("4k3/8/8/8/8/8/3PPq2/4K2R w K - 0 1");
+        assert!(!checked.null_move_allowed());
+        let pawns = position("4k3/8/8/8/8/8/3PPP2/4K3 w - - 0 1");
+        assert!(!pawns.null_move_allowed());
+    }
+
+    #[test]
+    fn checkmate_and_stalemate() {
+        let mut game = Chess::start(&STANDARD);
+        play(&mut game, "f2f3 e7e5 g2g4 d8h4");
+        assert!(game.in_check());
+        assert_eq!(game.outcome(), Some(Outcome::Loss));
+        assert_eq!(
+            game.parse_move("e2e4"),
+            Err(GameError::GameOver("e2e4".into()))
+        );
+        let stalemate = position("k7/8/1Q6/8/8/8/8/K7 b - - 0 1");
+        assert_eq!(stalemate.outcome(), Some(Outcome::Draw));
+        // Mate takes precedence over the fifty-move rule.
+        let mate = position("k7/1Q6/1K6/8/8/8/8/8 b - - 100 80");
+        assert_eq!(mate.outcome(), Some(Outcome::Loss));
+        assert_eq!(Chess::start(&STANDARD).outcome(), None);
+    }
+
+    #[test]
+    fn fifty_move_rule() {
+        let game = position("8/8/8/8/8/4k3/8/R3K3 w - - 100 80");
+        assert_eq!(game.outcome(), Some(Outcome::Draw));
+        assert!(game.is_rule_draw());
+        let game = position("8/8/8/8/8/4k3/8/R3K3 w - - 99 80");
+        assert_eq!(game.outcome(), None);
+        assert!(!game.is_rule_draw());
+        // A move still parses in a claimed-draw position.
+        assert!(position("8/8/8/8/8/4k3/8/R3K3 w - - 100 80")
+            .parse_move("a1a2")
+            .is_ok());
+    }
+
+    #[test]
+    fn repetitions() {
+        let mut game = Chess::start(&STANDARD);
+        play(&mut game, "g1f3 g8f6 f3g1");
+        assert!(!game.is_rule_draw());
+        play(&mut game, "f6g8");
+        assert!(
+            game.is_rule_draw(),
+            "one repetition is a draw inside the search"
+        );
+        assert_eq!(game.outcome(), None, "twofold is not yet a draw");
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(game.outcome(), Some(Outcome::Draw));
+        // Moves are still accepted.
+        assert!(game.parse_move("e2e4").is_ok());
+        // An irreversible move clears the window.
+        play(&mut game, "e2e4");
+        assert!(!game.is_rule_draw());
+        assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn insufficient_material_draws() {
+        for fen in [
+            "8/8/4k3/8/8/4K3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3NK3/8/8 b - - 0 1",
+            "5b2/8/4k3/8/8/4K3/8/2B5 w - - 0 1",
+        ] {
+            let game = position(fen);
+            assert_eq!(game.outcome(), Some(Outcome::Draw), "{fen}");
+            assert!(game.is_rule_draw(), "{fen}");
+        }
+        for fen in [
+            "2b5/8/4k3/8/8/4K3/8/2B5 w - - 0 1",
+            "8/8/4k3/8/8/3NK3/4N3/8 w - - 0 1",
+            "8/8/4k3/8/8/3PK3/8/8 w - - 0 1",
+        ] {
+            assert_eq!(position(fen).outcome(), None, "{fen}");
+        }
+    }
+
+    #[test]
+    fn castling_notation() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let game = position(fen);
+        let short = game.parse_move("e1g1").unwrap();
+        assert_eq!(short.to, Square::H1);
+        assert_eq!(game.format_move(short), "e1g1");
+        let long = game.parse_move("e1c1").unwrap();
+        assert_eq!(long.to, Square::A1);
+        assert_eq!(game.format_move(long), "e1c1");
+        let mut game = position(fen);
+        game.make_move(short);
+        assert_eq!(game.to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+
+        let game = Chess::from_fen(&CHESS960, fen).unwrap();
+        let short = game.parse_move("e1h1").unwrap();
+        assert_eq!(game.format_move(short), "e1h1");
+        let long = game.parse_move("e8a8");
+        assert_eq!(long, Err(GameError::IllegalMove("e8a8".into())));
+        assert!(matches!(
+            game.parse_move("e1g1"),
+            Err(GameError::IllegalMove(_))
+        ));
+        assert_eq!(game.to_fen(), "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+    }
+
+    #[test]
+    fn chess960_fens() {
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let game = Chess::from_fen(&CHESS960, shredder).unwrap();
+        assert_eq!(game.to_fen(), shredder);
+        let xfen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9";
+        let game = Chess::from_fen(&CHESS960, xfen).unwrap();
+        assert_eq!(game.to_fen(), shredder);
+        let game = Chess::from_fen(&CHESS960, "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1").unwrap();
+        assert_eq!(game.to_fen(), "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
+        for (text, king, rook) in [
+            ("b1h1", Square::G1, Square::F1),
+            ("b1a1", Square::C1, Square::D1),
+        ] {
+            let castle = game.parse_move(text).unwrap();
+            assert_eq!(game.format_move(castle), text);
+            let mut played = game.clone();
+            played.make_move(castle);
+            assert_eq!(played.board().king(Color::White), king);
+            assert_eq!(played.board().piece_on(rook), Some(Piece::Rook));
+        }
+        // Shredder fields are refused in standard chess.
+        assert!(matches!(
+            Chess::from_fen(&STANDARD, shredder),
+            Err(GameError::InvalidPosition { .. })
+        ));
+    }
+
+    #[test]
+    fn promotion_and_parse_errors() {
+        let game = position("8/4P3/8/8/8/8/2k5/K7 w - - 0 1");
+        let queen = game.parse_move("e7e8q").unwrap();
+        assert_eq!(queen.promotion, Some(Piece::Queen));
+        assert_eq!(game.format_move(queen), "e7e8q");
+        assert_eq!(
+            game.parse_move("e7e8N").unwrap().promotion,
+            Some(Piece::Knight)
+        );
+        for text in ["", "garbage", "e7e8k", "e7e8qq", "z9z9", "e7", "é7e8"] {
+            assert_eq!(
+                game.parse_move(text),
+                Err(GameError::InvalidMove(text.into())),
+                "{text}"
+            );
+        }
+        for text in ["e7e8", "a1a3", "e2e4"] {
+            assert_eq!(
+                game.parse_move(text),
+                Err(GameError::IllegalMove(text.into())),
+                "{text}"
+            );
+        }
+        let mut codes: Vec<u16> = Vec::new();
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        for &mv in &moves {
+            codes.push(Chess::encode_move(mv));
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), moves.len());
+    }
+
+    #[test]
+    fn fen_round_trip_and_errors() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(position(fen).to_fen(), fen);
+        let short = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3");
+        assert_eq!(
+            short.to_fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        assert_eq!(short.ply(), 1);
+        assert_eq!(position(fen).ply(), 0);
+        assert_eq!(
+            position("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8").ply(),
+            14
+        );
+        for bad in [
+            "",
+            "garbage",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            // The side not to move is in check.
+            "4k3/8/8/8/8/8/8/4K2r b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        ] {
+            assert!(
+                matches!(
+                    Chess::from_fen(&STANDARD, bad),
+                    Err(GameError::InvalidPosition { .. })
+                ),
+                "{bad}"
+            );
+            assert!(Chess::from_fen(&CHESS960, bad).is_err(), "{bad}");
+        }
+        let rendered = Chess::start(&STANDARD).render();
+        assert!(rendered.contains("| r | n | b | q | k | b | n | r |"));
+        assert!(rendered.contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    }
+
+    /// The FEN of the same position with colours swapped and the board mirrored top-down.
+    fn mirror_fen(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let swap_case = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let board: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let castling = if fields[2] == "-" {
+            "-".to_string()
+        } else {
+            swap_case(fields[2])
+        };
+        let en_passant = match fields[3].as_bytes() {
+            [file, b'3'] => format!("{}6", *file as char),
+            [file, b'6'] => format!("{}3", *file as char),
+            _ => "-".to_string(),
+        };
+        format!(
+            "{} {side} {castling} {en_passant} {} {}",
+            board.join("/"),
+            fields[4],
+            fields[5]
+        )
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/4k3/8/8/3RK3/8/7b b - - 0 1",
+        ] {
+            let game = position(fen);
+            let mirrored = position(&mirror_fen(fen));
+            assert_eq!(game.evaluate(), mirrored.evaluate(), "{fen}");
+            assert!(game.evaluate().abs() < 2_000, "{fen}");
+        }
+        // Start position: only the tempo.
+        assert_eq!(Chess::start(&STANDARD).evaluate(), TEMPO);
+        // A queen up is clearly winning for the side to move, losing for the other.
+        let up = position("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(up.evaluate() > 700);
+        let down = position("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(down.evaluate() < -700);
+        // Rook against bishop without pawns is scaled down.
+        let drawish = position("8/8/4k3/8/8/3RK3/8/7b w - - 0 1");
+        assert!(drawish.evaluate() < 100, "{}", drawish.evaluate());
+    }
+
+    fn mv(game: &Chess, text: &str) -> Move {
+        game.parse_move(text).expect("test move is legal")
+    }
+
+    #[test]
+    fn static_exchange_evaluation() {
+        // Pawn takes a knight defended by a pawn.
+        let game = position("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "d4e5")), 220);
+        // Queen takes a pawn defended by a pawn.
+        let game = position("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "e1e5")), -800);
+        // Rook takes an undefended pawn.
+        let game = position("4k3/8/8/4p3/8/8/8/4RK2 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "e1e5")), 100);
+        // X-ray: the rook behind wins the exchange back.
+        let game = position("4k3/4r3/8/4p3/8/8/4R3/4R1K1 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "e2e5")), 100);
+        // Without the second rook, RxP RxR loses the exchange.
+        let game = position("4k3/4r3/8/4p3/8/8/4R3/6K1 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "e2e5")), -400);
+        // Knight takes a bishop defended by a pawn: an even trade.
+        let game = position("4k3/8/2p5/3b4/8/4N3/8/4K3 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "e3d5")), 10);
+        // The king recaptures an undefended piece...
+        let game = position("4k3/8/1n6/3p4/4K3/8/8/3R4 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "d1d5")), -80);
+        // ...but may not capture a defended one.
+        let game = position("4k3/5b2/1n6/3p4/4K3/8/8/3R4 w - - 0 1");
+        assert_eq!(see(game.board(), mv(&game, "d1d5")), -400);
+        // En passant.
+        let game = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        assert_eq!(see(game.board(), mv(&game, "e5d6")), 100);
+    }
+
+    #[test]
+    fn move_hints_and_noisy_moves() {
+        let game = position("4k3/8/3p4/4p3/8/8/5N2/4QK2 w - - 0 1");
+        let losing = mv(&game, "e1e5");
+        assert!(game.is_noisy(losing));
+        assert!(game.move_hint(losing) < 0);
+        let quiet = mv(&game, "f2g4");
+        assert!(!game.is_noisy(quiet));
+        assert_eq!(game.move_hint(quiet), 0);
+
+        let game = position("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1");
+        let good = mv(&game, "d4e5");
+        assert!(game.move_hint(good) >= QUIET_HINT_LIMIT);
+
+        let game = position("3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        let promote = mv(&game, "e7d8q");
+        assert!(game.move_hint(promote) >= QUIET_HINT_LIMIT);
+        assert!(game.move_hint(mv(&game, "e7d8n")) < 0);
+        let mut noisy = MoveList::new();
+        game.generate_noisy(&mut noisy);
+        let texts: Vec<String> = noisy.iter().map(|&m| game.format_move(m)).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(texts.contains(&"e7d8q".to_string()));
+
+        // Kiwipete: noisy moves are exactly the captures (no promotions there).
+        let game = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let mut all = MoveList::new();
+        game.generate_moves(&mut all);
+        let captures = all.iter().filter(|&&m| game.is_noisy(m)).count();
+        let mut noisy = MoveList::new();
+        game.generate_noisy(&mut noisy);
+        assert_eq!(noisy.len(), captures);
+        assert_eq!(captures, 8);
+        // In check, every evasion is generated.
+        let game = position("4k3/8/8/8/8/8/3PPq2/4K2R w K - 0 1");
+        let mut noisy = MoveList::new();
+        game.generate_noisy(&mut noisy);
+        let mut all = MoveList::new();
+        game.generate_moves(&mut all);
+        assert_eq!(noisy.len(), all.len());
+    }
+
+    #[test]
+    fn search_finds_mate_in_one() {
+        use crate::search::{Limits, SearchControl, Searcher, TranspositionTable};
+        use std::sync::Arc;
+        let game = position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        let tt = Arc::new(TranspositionTable::new(1));
+        let mut searcher = Searcher::<Chess>::new(tt);
+        let control = Arc::new(SearchControl::new(Instant::now(), false));
+        let result = searcher.run(&game, &Limits::depth(4), &[], control, &mut |_| {});
+        let best = result.best.expect("a move");
+        assert_eq!(game.format_move(best), "a1a8");
+    }
+
+    #[test]
+    fn garbage_input_never_panics() {
+        let alphabet: Vec<char> = "pnbrqkPNBRQK0123456789/ wb-KQkqaehAEH".chars().collect();
+        let base = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let game = position(base);
+        for _ in 0..20_000 {
+            // A valid FEN with a few characters replaced.
+            let mut chars: Vec<char> = base.chars().collect();
+            for _ in 0..next() % 4 + 1 {
+                let i = (next() % chars.len() as u64) as usize;
+                chars[i] = alphabet[(next() % alphabet.len() as u64) as usize];
+            }
+            let text: String = chars.into_iter().collect();
+            for variant in [STANDARD, CHESS960] {
+                if let Ok(parsed) = Chess::from_fen(&variant, &text) {
+                    let _ = parsed.evaluate();
+                    let _ = parsed.outcome();
+                    let back = Chess::from_fen(&variant, &parsed.to_fen()).expect("round trip");
+                    assert_eq!(back.board(), parsed.board());
+                }
+            }
+            let word: String = (0..next() % 7)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let _ = game.parse_move(&word);
+        }
+    }
+
+    #[test]
+    fn standard_algebraic_notation() {
+        let cases = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "g1f3",
+                "Nf3",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e2e4",
+                "e4",
+            ),
+            (
+                "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "e4d5",
+                "exd5",
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e1g1",
+                "O-O",
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e1c1",
+                "O-O-O",
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+                "d8h4",
+                "Qh4#",
+            ),
+            ("6r1/5Ppp/7k/6pp/8/3B4/8/K7 w - - 0 1", "f7g8n", "fxg8=N#"),
+            ("8/P7/8/8/8/8/8/k6K w - - 0 1", "a7a8q", "a8=Q+"),
+            ("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1d1", "Rad1"),
+            ("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "h1h8", "Rh8+"),
+            ("4k3/8/8/8/R7/8/8/R3K3 w - - 0 1", "a1a2", "R1a2"),
+        ];
+        for (fen, uci, expected) in cases {
+            let game = Chess::from_fen(&ChessVariant::default(), fen).unwrap();
+            let mv = game.parse_move(uci).unwrap();
+            assert_eq!(game.format_move_record(mv), expected, "{fen} {uci}");
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! The `cutoff match` command line, in the style of fastchess and cutechess-cli:
+//! `-engine cmd=./a name=a -each tc=10+0.1 proto=ugi option.Hash=16 -rounds 10 -repeat ...`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::engine::{EngineConfig, Proto};
+use super::openings::BookFormat;
+use super::referee::{RefereeSettings, SearchLimits};
+use super::stats::{EloModel, Sprt};
+use crate::games::GameKind;
+
+/// Who plays whom when there are more than two engines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningConfig {
+    /// The book file.
+    pub file: PathBuf,
+    /// How its lines are written.
+    pub format: BookFormat,
+    /// Shuffle the openings (with `seed`) instead of playing them in file order.
+    pub random: bool,
+    /// First opening to play (1-based, after shuffling).
+    pub start: usize,
+}
+
+/// A whole match, as parsed from the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// The game played.
+    pub game: GameKind,
+    /// Engines, two or more.
+    pub engines: Vec<EngineConfig>,
+    /// Pairing scheme for more than two engines.
+    pub tournament: Tournament,
+    /// Rounds: each plays every pairing once (a game pair with `games` = 2).
+    pub rounds: usize,
+    /// Games per round and pairing, 1 or 2 (2: the opening again with colours swapped).
+    pub games: usize,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Opening book; the start position when `None`.
+    pub openings: Option<OpeningConfig>,
+    /// Seed for shuffling openings.
+    pub seed: u64,
+    /// SPRT that may stop the match early (two engines only).
+    pub sprt: Option<Sprt>,
+    /// PGN output file.
+    pub pgn_out: Option<PathBuf>,
+    /// Plain record output file (one line per game).
+    pub record_out: Option<PathBuf>,
+    /// JSON results file.
+    pub json_out: Option<PathBuf>,
+    /// Timeouts and the time margin.
+    pub referee: RefereeSettings,
+    /// Event name in PGN.
+    pub event: String,
+    /// Print every finished game.
+    pub verbose_games: bool,
+}
+
+fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("invalid value '{value}' for '{key}'"))
+}
+
+fn parse_secs(key: &str, value: &str) -> Result<u64, String> {
+    let secs: f64 = parse_num(key, value)?;
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("invalid value '{value}' for '{key}'"));
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+/// Parses `[moves/]base[+inc]` in seconds (`10+0.1`, `40/60`, `0:30+0.5` minutes:seconds).
+pub fn parse_tc(text: &str) -> Result<SearchLimits, String> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => (Some(parse_num::<u32>("tc", m)?), rest),
+        None => (None, text),
+    };
+    if moves == Some(0) {
+        return Err(format!("invalid time control '{text}'"));
+    }
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+    let base_ms = match base.split_once(':') {
+        Some((min, sec)) => parse_secs("tc", min)? * 60 + parse_secs("tc", sec)?,
+        None => parse_secs("tc", base)?,
+    };
+    Ok(SearchLimits {
+        base_ms: Some(base_ms),
+        inc_ms: parse_secs("tc", inc)?,
+        moves_per_period: moves,
+        ..SearchLimits::default()
+    })
+}
+
+/// Engine settings being collected from `-engine` and `-each` groups.
+#[derive(Default, Clone)]
+struct EngineDraft {
+    name: Option<String>,
+    cmd: Option<String>,
+    args: Option<Vec<String>>,
+    dir: Option<PathBuf>,
+    proto: Option<Proto>,
+    options: Vec<(String, String)>,
+    tc: Option<SearchLimits>,
+    movetime_ms: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+}
+
+impl EngineDraft {
+    fn set(&mut self, pair: &str, settings: &mut RefereeSettings) -> Result<(), String> {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got '{pair}'"))?;
+        match key {
+            "name" => self.name = Some(value.to_string()),
+            "cmd" => self.cmd = Some(value.to_string()),
+            "args" => self.args = Some(value.split_whitespace().map(String::from).collect()),
+            "dir" => self.dir = Some(PathBuf::from(value)),
+            "proto" => {
+                self.proto = Some(
+                    Proto::from_name(value)
+                        .ok_or_else(|| format!("unknown protocol '{value}' (uci or ugi)"))?,
+                )
+            }
+            "tc" => self.tc = Some(parse_tc(value)?),
+            "st" => self.movetime_ms = Some(parse_secs(key, value)?),
+            "depth" => self.depth = Some(parse_num(key, value)?),
+            "nodes" => self.nodes = Some(parse_num(key, value)?),
+            "timemargin" => {
+                settings.time_margin = Duration::from_millis(parse_num(key, value)?);
+            }
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    self.options.retain(|(n, _)| n != name);
+                    self.options.push((name.to_string(), value.to_string()));
+                }
+                _ => return Err(format!("unknown engine setting '{key}'")),
+            },
+        }
+        Ok(())
+    }
+
+    /// This engine's settings on top of the `-each` ones.
+    fn merged(&self, each: &EngineDraft) -> EngineDraft {
+        let mut options = each.options.clone();
+        for (name, value) in &self.options {
+            options.retain(|(n, _)| n != name);
+            options.push((name.clone(), value.clone()));
+        }
+        EngineDraft {
+            name: self.name.clone().or(each.name.clone()),
+            cmd: self.cmd.clone().or(each.cmd.clone()),
+            args: self.args.clone().or(each.args.clone()),
+            dir: self.dir.clone().or(each.dir.clone()),
+            proto: self.proto.or(each.proto),
+            options,
+            tc: self.tc.or(each.tc),
+            movetime_ms: self.movetime_ms.or(each.movetime_ms),
+            depth: self.depth.or(each.depth),
+            nodes: self.nodes.or(each.nodes),
+        }
+    }
+
+    fn finish(self, index: usize) -> Result<EngineConfig, String> {
+        let cmd = self
+            .cmd
+            .ok_or_else(|| format!("engine {} has no cmd=", index + 1))?;
+        let mut limits = self.tc.unwrap_or_default();
+        limits.movetime_ms = self.movetime_ms;
+        limits.depth = self.depth;
+        limits.nodes = self.nodes;
+        if limits == SearchLimits::default() {
+            return Err(format!(
+                "engine {} has no limit: give tc=, st=, depth= or nodes=",
+                index + 1
+            ));
+        }
+        Ok(EngineConfig {
+            name: self.name.unwrap_or_else(|| cmd.clone()),
+            cmd,
+            args: self.args.unwrap_or_default(),
+            dir: self.dir,
+            proto: self.proto.unwrap_or(Proto::Uci),
+            options: self.options,
+            limits,
+        })
+    }
+}
+
+/// `key=value` pairs of one option group, as a lookup.
+fn pairs(values: &[String]) -> Result<Vec<(&str, &str)>, String> {
+    values
+        .iter()
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| format!("expected key=value, got '{pair}'"))
+        })
+        .collect()
+}
+
+/// Parses the arguments after `match`; `default_game` is used without `-game`.
+pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig, String> {
+    // Step 1. Split into groups: an option starting with '-' and its values.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for arg in args {
+        let is_option = arg.starts_with('-') && !arg.contains('=') && arg.len() > 1;
+        if is_option {
+            groups.push((arg.trim_start_matches('-').to_string(), Vec::new()));
+        } else {
+            match groups.last_mut() {
+                Some((_, values)) => values.push(arg.clone()),
+                None => return Err(format!("unexpected argument '{arg}'")),
+            }
+        }
+    }
+
+    let mut config = MatchConfig {
+        game: default_game,
+        engines: Vec::new(),
+        tournament: Tournament::RoundRobin,
+        rounds: 1,
+        games: 1,
+        concurrency: 1,
+        openings: None,
+        seed: 0,
+        sprt: None,
+        pgn_out: None,
+        record_out: None,
+        json_out: None,
+        referee: RefereeSettings::default(),
+        event: "cutoff match".to_string(),
+        verbose_games: true,
+    };
+    let mut drafts: Vec<EngineDraft> = Vec::new();
+    let mut each = EngineDraft::default();
+
+    // Step 2. Interpret each group.
+    for (name, values) in &groups {
+        let single = || -> Result<&str, String> {
+            match values.as_slice() {
+                [value] => Ok(value.as_str()),
+                _ => Err(format!("-{name} takes one value")),
+            }
+        };
+        let file_value = || -> Result<PathBuf, String> {
+            match values.as_slice() {
+                [value] => Ok(PathBuf::from(value.strip_prefix("file=").unwrap_or(value))),
+                _ => Err(format!("-{name} takes file=PATH")),
+            }
+        };
+        match name.as_str() {
+            "game" | "variant" => {
+                let value = single()?;
+                config.game =
+                    GameKind::from_name(value).ok_or_else(|| format!("unknown game '{value}'"))?;
+            }
+            "engine" => {
+                let mut draft = EngineDraft::default();
+                for value in values {
+                    draft.set(value, &mut config.referee)?;
+                }
+                drafts.push(draft);
+            }
+            "each" => {
+                for value in values {
+                    each.set(value, &mut config.referee)?;
+                }
+            }
+            "rounds" => config.rounds = parse_num(name, single()?)?,
+            "games" => config.games = parse_num(name, single()?)?,
+            "repeat" => {
+                if !values.is_empty() {
+                    return Err("-repeat takes no value".to_string());
+                }
+                config.games = 2;
+            }
+            "concurrency" => config.concurrency = parse_num(name, single()?)?,
+            "srand" | "seed" => config.seed = parse_num(name, single()?)?,
+            "event" => config.event = single()?.to_string(),
+            "tournament" => {
+                config.tournament = match single()? {
+                    "roundrobin" | "round-robin" => Tournament::RoundRobin,
+                    "gauntlet" => Tournament::Gauntlet,
+                    other => return Err(format!("unknown tournament '{other}'")),
+                }
+            }
+            "timemargin" => {
+                config.referee.time_margin = Duration::from_millis(parse_num(name, single()?)?)
+            }
+            "readytimeout" => {
+                config.referee.ready_timeout = Duration::from_millis(parse_num(name, single()?)?)
+            }
+            "movetimeout" => {
+                config.referee.move_timeout = Duration::from_millis(parse_num(name, single()?)?)
+            }
+            "openings" => {
+                let mut openings = OpeningConfig {
+                    file: PathBuf::new(),
+                    format: BookFormat::Epd,
+                    random: false,
+                    start: 1,
+                };
+                for (key, value) in pairs(values)? {
+                    match key {
+                        "file" => openings.file = PathBuf::from(value),
+                        "format" => {
+                            openings.format = BookFormat::from_name(value)
+                                .ok_or_else(|| format!("unknown opening format '{value}'"))?
+                        }
+                        "order" => {
+                            openings.random = match value {
+                                "random" => true,
+                                "sequential" => false,
+                                _ => return Err(format!("unknown opening order '{value}'")),
+                            }
+                        }
+                        "start" => openings.start = parse_num(key, value)?,
+                        _ => return Err(format!("unknown openings setting '{key}'")),
+                    }
+                }
+                if openings.file.as_os_str().is_empty() {
+                    return Err("-openings needs file=PATH".to_string());
+                }
+                config.openings = Some(openings);
+            }
+            "sprt" => {
+                let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+                let mut model = EloModel::Normalized;
+                for (key, value) in pairs(values)? {
+                    match key {
+                        "elo0" => elo0 = Some(parse_num::<f64>(key, value)?),
+                        "elo1" => elo1 = Some(parse_num::<f64>(key, value)?),
+                        "alpha" => alpha = parse_num(key, value)?,
+                        "beta" => beta = parse_num(key, value)?,
+                        "model" => {
+                            model = EloModel::from_name(value)
+                                .ok_or_else(|| format!("unknown SPRT model '{value}'"))?
+                        }
+                        _ => return Err(format!("unknown sprt setting '{key}'")),
+                    }
+                }
+                let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+                    return Err("-sprt needs elo0= and elo1=".to_string());
+                };
+                config.sprt = Some(Sprt::new(elo0, elo1, alpha, beta, model).ok_or(
+                    "invalid SPRT: need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1",
+                )?);
+            }
+            "pgnout" => config.pgn_out = Some(file_value()?),
+            "recordout" => config.record_out = Some(file_value()?),
+            "jsonout" | "json" => config.json_out = Some(file_value()?),
+            "quiet" => config.verbose_games = false,
+            _ => return Err(format!("unknown option '-{name}'")),
+        }
+    }
+
+    // Step 3. Check the whole.
+    config.engines = drafts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.merged(&each).finish(i))
+        .collect::<Result<_, _>>()?;
+    if config.engines.len() < 2 {
+        return Err("a match needs at least two -engine".to_string());
+    }
+    if !(1..=2).contains(&config.games) {
+        return Err("-games must be 1 or 2".to_string());
+    }
+    if config.rounds == 0 || config.concurrency == 0 {
+        return Err("-rounds and -concurrency must be at least 1".to_string());
+    }
+    if config.sprt.is_some() && config.engines.len() != 2 {
+        return Err("-sprt needs exactly two engines".to_string());
+    }
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn fastchess_style_command_line() {
+        let config = parse_args(
+            &args(
+                "-game connect4 -engine cmd=./a name=a -engine cmd=./b name=b option.Hash=32 \
+                 -each tc=10+0.1 proto=ugi option.Hash=16 -rounds 10 -games 2 -repeat \
+                 -concurrency 2 -openings file=book.txt format=epd order=random \
+                 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 -pgnout file=games.pgn",
+            ),
+            GameKind::Chess,
+        )
+        .unwrap();
+        assert_eq!(config.game, GameKind::Connect4);
+        assert_eq!(config.engines.len(), 2);
+        assert_eq!(config.engines[0].options, [("Hash".into(), "16".into())]);
+        assert_eq!(config.engines[1].options, [("Hash".into(), "32".into())]);
+        assert_eq!(config.engines[1].proto, Proto::Ugi);
+        assert_eq!(config.engines[0].limits.base_ms, Some(10_000));
+        assert_eq!(config.engines[0].limits.inc_ms, 100);
+        assert_eq!(
+            (config.rounds, config.games, config.concurrency),
+            (10, 2, 2)
+        );
+        assert!(config.openings.as_ref().unwrap().random);
+        assert_eq!(config.sprt.unwrap().elo1, 5.0);
+        assert_eq!(config.pgn_out, Some(PathBuf::from("games.pgn")));
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(parse_tc("40/60+0.5").unwrap().moves_per_period, Some(40));
+        assert_eq!(parse_tc("1:30").unwrap().base_ms, Some(90_000));
+        assert_eq!(parse_tc("0.5+0.01").unwrap().inc_ms, 10);
+        assert!(parse_tc("x+1").is_err());
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let err = |text: &str| parse_args(&args(text), GameKind::Connect4).unwrap_err();
+        assert!(err("-engine cmd=a depth=2").contains("two"));
+        assert!(err("-engine cmd=a -engine cmd=b").contains("no limit"));
+        assert!(err("-bogus 1").contains("-bogus"));
+        assert!(
+            err("-engine cmd=a -engine cmd=b -each depth=1 -sprt elo0=5 elo1=0").contains("SPRT")
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! An engine process driven over UCI or UGI: start, handshake, options, and reading lines
+//! with deadlines so that an engine that hangs, crashes or floods never hangs the runner.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Lines of an engine's output kept for forfeit reports.
+const TAIL_LINES: usize = 8;
+/// Time an engine gets to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The protocol dialect an engine speaks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Proto {
+    /// UCI: `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
+    Uci,
+    /// UGI: `ugi`/`ugiok`, `uginewgame`, `p1time`/`p2time`.
+    Ugi,
+}
+
+impl Proto {
+    /// Parses `uci` or `ugi`.
+    pub fn from_name(name: &str) -> Option<Proto> {
+        match name.to_ascii_lowercase().as_str() {
+            "uci" => Some(Proto::Uci),
+            "ugi" => Some(Proto::Ugi),
+            _ => None,
+        }
+    }
+
+    /// The handshake command (`uci` or `ugi`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Uci => "uci",
+            Proto::Ugi => "ugi",
+        }
+    }
+}
+
+/// How to start and set up one engine.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct EngineConfig {
+    /// Name in results and PGN.
+    pub name: String,
+    /// Program to run.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory (the runner's when `None`).
+    pub dir: Option<PathBuf>,
+    /// Dialect.
+    pub proto: Proto,
+    /// `setoption` pairs sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// Search limits for every move.
+    pub limits: super::referee::SearchLimits,
+}
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// The deadline passed without the expected line.
+    Timeout,
+    /// The engine closed its output (exited or crashed).
+    Disconnected,
+    /// Writing to the engine failed (it has exited).
+    WriteFailed,
+    /// The match is being stopped (Ctrl-C).
+    Interrupted,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    /// The configuration it was started from.
+    pub config: EngineConfig,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    tail: VecDeque<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine; its stderr is discarded.
+    pub fn spawn(config: &EngineConfig) -> Result<EngineProcess, String> {
+        let mut command = Command::new(&config.cmd);
+        command
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &config.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", config.cmd))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(EngineProcess {
+            config: config.clone(),
+            child,
+            stdin,
+            lines: rx,
+            tail: VecDeque::new(),
+        })
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        log::debug!("{} < {line}", self.config.name);
+        let stdin = self.stdin.as_mut().ok_or(EngineFailure::WriteFailed)?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|_| EngineFailure::WriteFailed)
+    }
+
+    /// The next line, waiting until `deadline`; `interrupted` is polled every 50 ms.
+    pub fn read_line(
+        &mut self,
+        deadline: Instant,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<String, EngineFailure> {
+        loop {
+            if interrupted() {
+                return Err(EngineFailure::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineFailure::Timeout);
+            }
+            let wait = (deadline - now).min(Duration::from_millis(50));
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    log::debug!("{} > {line}", self.config.name);
+                    if self.tail.len() == TAIL_LINES {
+                        self.tail.pop_front();
+                    }
+                    self.tail.push_back(line.clone());
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Disconnected),
+            }
+        }
+    }
+
+    /// Reads lines until one whose first token is `token`; returns that line.
+    pub fn wait_for(
+        &mut self,
+        token: &str,
+        deadline: Instant,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<String, EngineFailure> {
+        loop {
+            let line = self.read_line(deadline, interrupted)?;
+            if line.split_whitespace().next() == Some(token) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// Handshake (`uci`/`ugi` until `uciok`/`ugiok`, within `startup`), options, then
+    /// `isready`/`readyok` (within `timeout`).
+    pub fn init(
+        &mut self,
+        startup: Duration,
+        timeout: Duration,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), (EngineFailure, &'static str)> {
+        let proto = self.config.proto;
+        self.send(proto.name()).map_err(|e| (e, "handshake"))?;
+        let ok = match proto {
+            Proto::Uci => "uciok",
+            Proto::Ugi => "ugiok",
+        };
+        self.wait_for(ok, Instant::now() + startup, interrupted)
+            .map_err(|e| (e, "handshake"))?;
+        for (name, value) in self.config.options.clone() {
+            self.send(&format!("setoption name {name} value {value}"))
+                .map_err(|e| (e, "setoption"))?;
+        }
+        self.ready(timeout, interrupted).map_err(|e| (e, "isready"))
+    }
+
+    /// `isready`, then waits for `readyok`.
+    pub fn ready(
+        &mut self,
+        timeout: Duration,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), EngineFailure> {
+        self.send("isready")?;
+        self.wait_for("readyok", Instant::now() + timeout, interrupted)
+            .map(|_| ())
+    }
+
+    /// The last lines the engine printed, oldest first.
+    pub fn tail(&self) -> Vec<String> {
+        self.tail.iter().cloned().collect()
+    }
+
+    /// Whether the process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Sends `quit`, waits briefly, then kills the process.
+    pub fn quit(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if self.has_exited() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if !self.has_exited() {
+            self.shutdown();
+        }
+    }
+}

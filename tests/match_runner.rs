@@ -1,0 +1,375 @@
+//! `cutoff match` end to end: short cutoff-vs-cutoff matches whose counts must add up, and
+//! misbehaving engines (tests/engines/misbehaving.py) that must forfeit with the right
+//! reason. Every run has a hard timeout, so a hanging runner fails instead of hanging.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const CUTOFF: &str = env!("CARGO_BIN_EXE_cutoff");
+
+/// A scratch file path unique to a test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs `cutoff match ARGS`, killing it after `limit`; returns exit code and stdout.
+fn run_match(args: &[&str], limit: Duration) -> (i32, String) {
+    let mut child = Command::new(CUTOFF)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cutoff starts");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let output = child.wait_with_output().unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+            return (status.code().unwrap_or(-1), stdout);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("cutoff match {args:?} did not finish within {limit:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn read_json(path: &PathBuf) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap()
+}
+
+#[test]
+fn connect4_match_counts_add_up() {
+    let book = scratch("c4book.txt");
+    std::fs::write(&book, "# two openings\n4453\n3 4\n").unwrap();
+    let (json, pgn, record) = (scratch("c4.json"), scratch("c4.pgn"), scratch("c4.txt"));
+    let game_args = "--game connect4";
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "connect4",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=deep",
+            "depth=4",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=shallow",
+            "depth=1",
+            "-each",
+            &format!("args={game_args}"),
+            "proto=ugi",
+            "option.Hash=1",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-concurrency",
+            "2",
+            "-openings",
+            &format!("file={}", book.display()),
+            "format=moves",
+            "order=random",
+            "-srand",
+            "3",
+            "-jsonout",
+            &format!("file={}", json.display()),
+            "-pgnout",
+            &format!("file={}", pgn.display()),
+            "-recordout",
+            &format!("file={}", record.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Match completed after 6 games"), "{out}");
+    let v = read_json(&json);
+    let p = &v["pairings"][0];
+    let wdl = count(&p["wdl"]["wins"]) + count(&p["wdl"]["draws"]) + count(&p["wdl"]["losses"]);
+    assert_eq!(wdl, 6);
+    let pairs: u64 = p["penta"]["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(count)
+        .sum();
+    assert_eq!(pairs, 3);
+    assert_eq!(v["games"].as_array().unwrap().len(), 6);
+    assert_eq!(v["end"], "completed");
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn.matches("[Result ").count(), 6);
+    assert_eq!(pgn.matches("{book}").count() % 2, 0);
+    assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 6);
+}
+
+#[test]
+fn tictactoe_perfect_play_draws() {
+    let json = scratch("ttt.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "tictactoe",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=a",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=b",
+            "proto=uci",
+            "-each",
+            "args=--game tictactoe",
+            "depth=9",
+            "proto=ugi",
+            "-rounds",
+            "2",
+            "-games",
+            "2",
+            "-sprt",
+            "elo0=0",
+            "elo1=10",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert_eq!(count(&v["pairings"][0]["wdl"]["draws"]), 4);
+    assert_eq!(v["pairings"][0]["penta"]["counts"][2], 2);
+    assert_eq!(v["sprt"]["decision"], "continue");
+    assert!(out.contains("SPRT"), "{out}");
+}
+
+/// The engine `misbehaving.py MODE` against cutoff, one game pair at 0.3 s + 0.01 s.
+fn forfeit_case(mode: &str, termination: &str, reason: &str) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
+    let json = scratch(&format!("{mode}.json"));
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "connect4",
+            "-engine",
+            &format!("cmd={script}"),
+            &format!("args={mode}"),
+            &format!("name={mode}"),
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game connect4",
+            "name=cutoff",
+            "-each",
+            "tc=0.3+0.01",
+            "proto=ugi",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-readytimeout",
+            "500",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert_eq!(count(&v["pairings"][0]["wdl"]["losses"]), 2, "{out}");
+    for game in v["games"].as_array().unwrap() {
+        let record = &game["record"];
+        assert_eq!(record["termination"], termination, "{out}");
+        let text = record["reason"].as_str().unwrap();
+        assert!(text.starts_with(mode) && text.contains(reason), "{text}");
+        assert!(
+            !record["engine_tail"].as_array().unwrap().is_empty(),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn illegal_move_forfeits() {
+    forfeit_case("illegal", "illegal_move", "invalid move '9'");
+}
+
+#[test]
+fn silent_engine_loses_on_time() {
+    forfeit_case("silent", "time_forfeit", "loses on time");
+}
+
+#[test]
+fn crash_forfeits() {
+    forfeit_case("crash", "crash", "disconnected");
+}
+
+#[test]
+fn slow_engine_overruns_its_clock() {
+    forfeit_case("slow", "time_forfeit", "loses on time");
+}
+
+#[test]
+fn missing_readyok_forfeits() {
+    forfeit_case("noready", "not_ready", "isready");
+}
+
+#[test]
+fn bare_bestmove_forfeits() {
+    forfeit_case("malformed", "malformed_bestmove", "without a move");
+}
+
+#[test]
+fn untimed_search_that_never_ends_is_cut_off() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
+    let json = scratch("untimed.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "connect4",
+            "-engine",
+            &format!("cmd={script}"),
+            "args=silent",
+            "name=silent",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game connect4",
+            "name=cutoff",
+            "-each",
+            "depth=2",
+            "proto=ugi",
+            "-movetimeout",
+            "300",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert!(v["games"][0]["record"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("no bestmove within 300 ms"));
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let (code, _) = run_match(&["-engine", "cmd=x", "depth=1"], Duration::from_secs(10));
+    assert_eq!(code, 2);
+    let (code, _) = run_match(
+        &[
+            "-engine",
+            "cmd=/nonexistent/engine",
+            "depth=1",
+            "-engine",
+            "cmd=/nonexistent/b",
+            "depth=1",
+            "-game",
+            "connect4",
+        ],
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn sprt_stops_the_match_when_decided() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
+    let json = scratch("sprt.json");
+    // The weak engine loses every game: logistic LLR = n ln(0.5 / s1), s1 = score at
+    // +200 Elo = 0.7597, so ln(0.5/0.7597) = -0.418 per game reaches ln(0.05/0.95) = -2.944
+    // after 8 games.
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "connect4",
+            "-engine",
+            &format!("cmd={script}"),
+            "args=legal",
+            "name=weak",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game connect4",
+            "name=cutoff",
+            "-each",
+            "depth=2",
+            "proto=ugi",
+            "-rounds",
+            "50",
+            "-sprt",
+            "elo0=0",
+            "elo1=200",
+            "model=logistic",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert_eq!(v["end"], "sprt_decided");
+    assert_eq!(v["sprt"]["decision"], "h0");
+    assert_eq!(v["games"].as_array().unwrap().len(), 8, "{out}");
+    assert!(out.contains("H0 accepted"), "{out}");
+}
+
+#[test]
+fn interrupt_writes_partial_results() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
+    let json = scratch("interrupt.json");
+    let mut child = Command::new(CUTOFF)
+        .args([
+            "match",
+            "-game",
+            "connect4",
+            "-engine",
+            &format!("cmd={script}"),
+            "args=silent",
+            "name=silent",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game connect4",
+            "name=cutoff",
+            "-each",
+            "depth=2",
+            "proto=ugi",
+            "-movetimeout",
+            "60000",
+            "-rounds",
+            "10",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    thread::sleep(Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the runner did not stop after SIGINT");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(130));
+    assert_eq!(read_json(&json)["end"], "interrupted");
+}

@@ -4,3 +4,4 @@ pub mod bench;
 pub mod connect4_sets;
 pub mod matches;
 pub mod perft;
+pub mod play;

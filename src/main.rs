@@ -110,6 +110,27 @@ enum Tool {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
+    Play {
+        /// Clock for the engine, `[moves/]base+inc` in seconds (e.g. `5+0.1`).
+        #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+        tc: Option<String>,
+        /// Fixed search depth for the engine.
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        /// Fixed time per engine move in ms (default 1000 when no limit is given).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Which side you play.
+        #[arg(long, default_value = "first", value_parser = ["first", "second"])]
+        human: String,
+        /// Engine command line (default: this program, over UGI).
+        #[arg(long)]
+        engine: Option<String>,
+        /// Protocol of `--engine`: ugi or uci.
+        #[arg(long, default_value = "ugi", value_parser = ["ugi", "uci"])]
+        proto: String,
+    },
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -185,6 +206,14 @@ fn main() -> ExitCode {
             report(result)
         }
         Some(Tool::Match { args }) => run_match(&args, cli.game),
+        Some(Tool::Play {
+            tc,
+            depth,
+            movetime,
+            human,
+            engine,
+            proto,
+        }) => run_play(cli.game, tc, depth, movetime, &human, engine, &proto),
         Some(Tool::Perft {
             depth,
             fen,
@@ -256,6 +285,82 @@ fn report(result: Result<(), String>) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cutoff play`: exit status 0 when the game was played (whatever its end), 2 on a usage
+/// or start-up error.
+fn run_play(
+    game: GameKind,
+    tc: Option<String>,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    human: &str,
+    engine: Option<String>,
+    proto: &str,
+) -> ExitCode {
+    use cutoff::search::Player;
+    use cutoff::tools::matches::{config::parse_tc, engine::EngineConfig, engine::Proto};
+    use cutoff::tools::play::{self, PlayConfig};
+
+    let mut limits = match tc.as_deref().map(parse_tc).transpose() {
+        Ok(limits) => limits.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: --tc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    limits.depth = depth;
+    limits.movetime_ms = movetime;
+    if tc.is_none() && depth.is_none() && movetime.is_none() {
+        limits.movetime_ms = Some(1000);
+    }
+    let (cmd, args) = match engine {
+        Some(line) => {
+            let mut words = line.split_whitespace().map(str::to_string);
+            let Some(cmd) = words.next() else {
+                eprintln!("error: --engine is empty");
+                return ExitCode::from(2);
+            };
+            (cmd, words.collect())
+        }
+        None => match std::env::current_exe() {
+            Ok(exe) => (
+                exe.to_string_lossy().into_owned(),
+                vec!["--game".to_string(), game.name().to_string()],
+            ),
+            Err(e) => {
+                eprintln!("error: cannot find this program: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let name = std::path::Path::new(&cmd)
+        .file_name()
+        .map_or(cmd.clone(), |n| n.to_string_lossy().into_owned());
+    let config = PlayConfig {
+        game,
+        human: if human == "second" {
+            Player::Second
+        } else {
+            Player::First
+        },
+        engine: EngineConfig {
+            name,
+            cmd,
+            args,
+            dir: None,
+            proto: Proto::from_name(proto).unwrap_or(Proto::Ugi),
+            options: Vec::new(),
+            limits,
+        },
+    };
+    match play::run(&config, Box::new(io::stdin().lock())) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }

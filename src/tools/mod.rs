@@ -4,5 +4,6 @@ pub mod bench;
 pub mod connect4_sets;
 pub mod matches;
 pub mod perft;
+pub mod play;
 pub mod solve;
 pub mod tree_stats;

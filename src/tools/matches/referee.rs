@@ -143,7 +143,7 @@ pub enum Termination {
     MalformedBestmove,
     /// An engine did not answer `isready` in time.
     NotReady,
-    /// The match was stopped during the game; it has no result.
+    /// The match was stopped during the game, or a person quit it; it has no result.
     Interrupted,
 }
 
@@ -324,19 +324,242 @@ fn parse_info(line: &str) -> (Option<String>, Option<u32>) {
     (score, depth)
 }
 
-/// Plays one game from `opening`; `engines[0]` plays first. Both engines must be
-/// initialised. `interrupted` is polled while waiting; an interrupted game has no result.
+/// What a side does on its turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// A move in the game's notation (the referee checks it), with the side's report.
+    Move {
+        /// The move as the side wrote it.
+        text: String,
+        /// Thinking time in ms.
+        time_ms: u64,
+        /// Last `score` reported, if any.
+        score: Option<String>,
+        /// Last `depth` reported, if any.
+        depth: Option<u32>,
+    },
+    /// Take back the last full move: the last move of each side.
+    Undo,
+    /// Leave the game without a result; the reason in words.
+    Quit(String),
+}
+
+/// Why a side gave no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SideFailure {
+    /// The match is being stopped: the game ends without a result.
+    Interrupted,
+    /// The side loses: how, and why in words (without its name).
+    Forfeit(Termination, String),
+}
+
+/// What a side is told when it is its turn.
+pub struct Turn<'a, G: Game> {
+    /// The current position.
+    pub position: &'a G,
+    /// The protocol line that sets it up (`position startpos moves ...`).
+    pub command: &'a str,
+    /// 0 when the side plays first, 1 otherwise.
+    pub index: usize,
+    clocks: &'a [Clock; 2],
+}
+
+/// One side of a game: an engine process, or a person at the terminal (`cutoff play`).
+/// The referee's game loop ([`play_game`]) is the same whoever plays.
+pub trait Side<G: Game> {
+    /// Name in records and messages.
+    fn name(&self) -> &str;
+    /// The limits the side's clock runs by (none for a person).
+    fn limits(&self) -> SearchLimits;
+    /// Gets ready for a new game.
+    fn new_game(
+        &mut self,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), SideFailure>;
+    /// Chooses what to do in `turn.position`.
+    fn play(
+        &mut self,
+        turn: &Turn<'_, G>,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<Choice, SideFailure>;
+    /// The last lines the side printed, for forfeit reports.
+    fn tail(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Sees the position after every change (start, each move, each undo); `last` is the
+    /// move just played, in the game's notation, by `mover`.
+    fn show(&mut self, position: &G, last: Option<(&str, Player)>) {
+        let _ = (position, last);
+    }
+}
+
+/// Asks `engine` for a move: sends `command` and `go`, then reads until `bestmove`, at
+/// most until `allowed` has passed. `timed` words a timeout as a loss on time.
+pub fn ask_engine(
+    engine: &mut EngineProcess,
+    command: &str,
+    go: &str,
+    allowed: Duration,
+    timed: bool,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Choice, SideFailure> {
+    let crash = || {
+        SideFailure::Forfeit(
+            Termination::Crash,
+            "disconnected (crashed or exited)".to_string(),
+        )
+    };
+    if engine.send(command).and_then(|()| engine.send(go)).is_err() {
+        return Err(crash());
+    }
+    let started = Instant::now();
+    let deadline = started + allowed;
+    let (mut score, mut depth) = (None, None);
+    let line = loop {
+        match engine.read_line(deadline, interrupted) {
+            Ok(line) => {
+                let first = line.split_whitespace().next();
+                if first == Some("bestmove") {
+                    break line;
+                }
+                if first == Some("info") {
+                    let (s, d) = parse_info(&line);
+                    score = s.or(score);
+                    depth = d.or(depth);
+                }
+            }
+            Err(EngineFailure::Interrupted) => return Err(SideFailure::Interrupted),
+            Err(EngineFailure::Timeout) => {
+                let reason = if timed {
+                    format!("loses on time ({} ms allowed)", allowed.as_millis())
+                } else {
+                    format!("sent no bestmove within {} ms", allowed.as_millis())
+                };
+                return Err(SideFailure::Forfeit(Termination::TimeForfeit, reason));
+            }
+            Err(_) => return Err(crash()),
+        }
+    };
+    let time_ms = started.elapsed().as_millis() as u64;
+    let Some(text) = line.split_whitespace().nth(1).map(str::to_string) else {
+        let reason = "sent 'bestmove' without a move".to_string();
+        return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
+    };
+    if text == "(none)" || text == "0000" {
+        let reason = format!("sent 'bestmove {text}' in a position with legal moves");
+        return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
+    }
+    Ok(Choice::Move {
+        text,
+        time_ms,
+        score,
+        depth,
+    })
+}
+
+impl<G: Game> Side<G> for EngineProcess {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn limits(&self) -> SearchLimits {
+        self.config.limits
+    }
+
+    fn new_game(
+        &mut self,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), SideFailure> {
+        let newgame = match self.config.proto {
+            Proto::Uci => "ucinewgame",
+            Proto::Ugi => "uginewgame",
+        };
+        let status = self
+            .send(newgame)
+            .and_then(|()| self.ready(settings.ready_timeout, interrupted));
+        match status {
+            Ok(()) => Ok(()),
+            Err(EngineFailure::Interrupted) => Err(SideFailure::Interrupted),
+            Err(EngineFailure::Timeout) => Err(SideFailure::Forfeit(
+                Termination::NotReady,
+                format!(
+                    "did not answer isready within {} ms",
+                    settings.ready_timeout.as_millis()
+                ),
+            )),
+            Err(_) => Err(SideFailure::Forfeit(
+                Termination::Crash,
+                "disconnected (crashed or exited)".to_string(),
+            )),
+        }
+    }
+
+    fn play(
+        &mut self,
+        turn: &Turn<'_, G>,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<Choice, SideFailure> {
+        let limits = self.config.limits;
+        let clock = &turn.clocks[turn.index];
+        let go = go_command(self.config.proto, &limits, turn.clocks, turn.index);
+        let allowed = if limits.base_ms.is_some() {
+            Duration::from_millis(clock.remaining_ms) + settings.time_margin
+        } else if let Some(ms) = limits.movetime_ms {
+            Duration::from_millis(ms) + settings.time_margin
+        } else {
+            settings.move_timeout
+        };
+        ask_engine(
+            self,
+            turn.command,
+            &go,
+            allowed,
+            limits.is_timed(),
+            interrupted,
+        )
+    }
+
+    fn tail(&self) -> Vec<String> {
+        EngineProcess::tail(self)
+    }
+}
+
+/// Records a forfeit: the side at `index` loses.
+fn forfeit<G: Game>(
+    record: &mut GameRecord,
+    side: &dyn Side<G>,
+    index: usize,
+    termination: Termination,
+    reason: String,
+) {
+    record.result = Some(if index == 0 {
+        GameResult::SecondWins
+    } else {
+        GameResult::FirstWins
+    });
+    record.termination = termination;
+    record.reason = format!("{} {reason}", side.name());
+    record.engine_tail = side.tail();
+}
+
+/// Plays one game from `opening`; `sides[0]` plays first. Engines must be initialised.
+/// `interrupted` is polled while waiting; an interrupted or quit game has no result.
 pub fn play_game<G: Game>(
     variant: &G::Variant,
     opening: &Opening,
-    engines: [&mut EngineProcess; 2],
+    sides: [&mut dyn Side<G>; 2],
     settings: &RefereeSettings,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<GameRecord, String> {
     let (mut position, opening_record) = opening.position_and_record::<G>(variant)?;
+    let mut sides = sides;
     let mut record = GameRecord {
-        first: engines[0].config.name.clone(),
-        second: engines[1].config.name.clone(),
+        first: sides[0].name().to_string(),
+        second: sides[1].name().to_string(),
         opening: opening.clone(),
         start_fen: position.to_fen(),
         opening_record,
@@ -346,62 +569,31 @@ pub fn play_game<G: Game>(
         reason: "interrupted".to_string(),
         engine_tail: Vec::new(),
     };
-    let [e0, e1] = engines;
-    let mut engines = [e0, e1];
-    let limits = [engines[0].config.limits, engines[1].config.limits];
+    let limits = [sides[0].limits(), sides[1].limits()];
     let mut clocks = [Clock::new(&limits[0]), Clock::new(&limits[1])];
 
-    // A forfeit: the engine at `index` loses.
-    let forfeit = |record: &mut GameRecord,
-                   engine: &EngineProcess,
-                   index: usize,
-                   termination: Termination,
-                   reason: String| {
-        record.result = Some(if index == 0 {
-            GameResult::SecondWins
-        } else {
-            GameResult::FirstWins
-        });
-        record.termination = termination;
-        record.reason = format!("{} {reason}", engine.config.name);
-        record.engine_tail = engine.tail();
-    };
-
-    // Step 1. New game and isready for both engines.
-    for (index, engine) in engines.iter_mut().enumerate() {
-        let engine = &mut **engine;
-        let newgame = match engine.config.proto {
-            Proto::Uci => "ucinewgame",
-            Proto::Ugi => "uginewgame",
-        };
-        let status = engine
-            .send(newgame)
-            .and_then(|()| engine.ready(settings.ready_timeout, interrupted));
-        match status {
+    // Step 1. New game for both sides (engines: `uginewgame` and isready).
+    for (index, side) in sides.iter_mut().enumerate() {
+        match side.new_game(settings, interrupted) {
             Ok(()) => {}
-            Err(EngineFailure::Interrupted) => return Ok(record),
-            Err(EngineFailure::Timeout) => {
-                let reason = format!(
-                    "did not answer isready within {} ms",
-                    settings.ready_timeout.as_millis()
-                );
-                forfeit(&mut record, engine, index, Termination::NotReady, reason);
-                return Ok(record);
-            }
-            Err(_) => {
-                let reason = "disconnected (crashed or exited)".to_string();
-                forfeit(&mut record, engine, index, Termination::Crash, reason);
+            Err(SideFailure::Interrupted) => return Ok(record),
+            Err(SideFailure::Forfeit(termination, reason)) => {
+                forfeit(&mut record, &**side, index, termination, reason);
                 return Ok(record);
             }
         }
     }
 
-    // Step 2. Moves until the rules end the game or an engine forfeits.
+    // Step 2. Moves until the rules end the game, a side forfeits or quits.
     let mut history: Vec<String> = opening.moves.clone();
+    let mut played: Vec<G::Move> = Vec::new();
     let position_prefix = match &opening.fen {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
     };
+    for side in sides.iter_mut() {
+        side.show(&position, None);
+    }
     loop {
         if let Some((result, reason)) = game_end(&position) {
             record.result = Some(result);
@@ -409,96 +601,65 @@ pub fn play_game<G: Game>(
             record.reason = reason;
             return Ok(record);
         }
-        let index = match position.side_to_move() {
+        let mover = position.side_to_move();
+        let index = match mover {
             Player::First => 0,
             Player::Second => 1,
         };
-        let engine = &mut *engines[index];
         let mut command = position_prefix.clone();
         if !history.is_empty() {
             command += " moves ";
             command += &history.join(" ");
         }
-        let go = go_command(engine.config.proto, &limits[index], &clocks, index);
-        let allowed = if limits[index].base_ms.is_some() {
-            Duration::from_millis(clocks[index].remaining_ms) + settings.time_margin
-        } else if let Some(ms) = limits[index].movetime_ms {
-            Duration::from_millis(ms) + settings.time_margin
-        } else {
-            settings.move_timeout
+        let turn = Turn {
+            position: &position,
+            command: &command,
+            index,
+            clocks: &clocks,
         };
-        if engine
-            .send(&command)
-            .and_then(|()| engine.send(&go))
-            .is_err()
-        {
-            let reason = "disconnected (crashed or exited)".to_string();
-            forfeit(&mut record, engine, index, Termination::Crash, reason);
-            return Ok(record);
-        }
-        let started = Instant::now();
-        let deadline = started + allowed;
-        let (mut score, mut depth) = (None, None);
-        let line = loop {
-            match engine.read_line(deadline, interrupted) {
-                Ok(line) => {
-                    let first = line.split_whitespace().next();
-                    if first == Some("bestmove") {
-                        break line;
-                    }
-                    if first == Some("info") {
-                        let (s, d) = parse_info(&line);
-                        score = s.or(score);
-                        depth = d.or(depth);
-                    }
-                }
-                Err(EngineFailure::Interrupted) => return Ok(record),
-                Err(EngineFailure::Timeout) => {
-                    let reason = if limits[index].is_timed() {
-                        format!("loses on time ({} ms allowed)", allowed.as_millis())
-                    } else {
-                        format!("sent no bestmove within {} ms", allowed.as_millis())
-                    };
-                    forfeit(&mut record, engine, index, Termination::TimeForfeit, reason);
-                    return Ok(record);
-                }
-                Err(_) => {
-                    let reason = "disconnected (crashed or exited)".to_string();
-                    forfeit(&mut record, engine, index, Termination::Crash, reason);
-                    return Ok(record);
-                }
+        let choice = match sides[index].play(&turn, settings, interrupted) {
+            Ok(choice) => choice,
+            Err(SideFailure::Interrupted) => return Ok(record),
+            Err(SideFailure::Forfeit(termination, reason)) => {
+                forfeit(&mut record, &*sides[index], index, termination, reason);
+                return Ok(record);
             }
         };
-        let elapsed = started.elapsed();
+        let (text, time_ms, score, depth) = match choice {
+            Choice::Move {
+                text,
+                time_ms,
+                score,
+                depth,
+            } => (text, time_ms, score, depth),
+            Choice::Undo => {
+                // Takes back the last move of each side (never the opening).
+                if played.len() >= 2 {
+                    for _ in 0..2 {
+                        let mv = played.pop().expect("two moves played");
+                        position.unmake_move(mv);
+                        history.pop();
+                        record.moves.pop();
+                    }
+                    for side in sides.iter_mut() {
+                        side.show(&position, None);
+                    }
+                }
+                continue;
+            }
+            Choice::Quit(reason) => {
+                record.reason = format!("{} {reason}", sides[index].name());
+                return Ok(record);
+            }
+        };
 
         // Step 3. Check the move with our own rules.
-        let Some(text) = line.split_whitespace().nth(1).map(str::to_string) else {
-            let reason = "sent 'bestmove' without a move".to_string();
-            forfeit(
-                &mut record,
-                engine,
-                index,
-                Termination::MalformedBestmove,
-                reason,
-            );
-            return Ok(record);
-        };
-        if text == "(none)" || text == "0000" {
-            let reason = format!("sent 'bestmove {text}' in a position with legal moves");
-            forfeit(
-                &mut record,
-                engine,
-                index,
-                Termination::MalformedBestmove,
-                reason,
-            );
-            return Ok(record);
-        }
         let mv = match position.parse_move(&text) {
             Ok(mv) => mv,
             Err(e) => {
                 let reason = format!("played {e} in {}", position.to_fen());
-                forfeit(&mut record, engine, index, Termination::IllegalMove, reason);
+                let termination = Termination::IllegalMove;
+                forfeit(&mut record, &*sides[index], index, termination, reason);
                 return Ok(record);
             }
         };
@@ -506,8 +667,7 @@ pub fn play_game<G: Game>(
         // Step 4. Clock: the margin forgives small overruns, the clock never goes negative.
         if limits[index].base_ms.is_some() {
             let clock = &mut clocks[index];
-            let used = elapsed.as_millis() as u64;
-            clock.remaining_ms = clock.remaining_ms.saturating_sub(used) + clock.inc_ms;
+            clock.remaining_ms = clock.remaining_ms.saturating_sub(time_ms) + clock.inc_ms;
             if let Some(left) = clock.moves_to_go.as_mut() {
                 *left -= 1;
                 if *left == 0 {
@@ -516,15 +676,20 @@ pub fn play_game<G: Game>(
                 }
             }
         }
+        let notation = position.format_move(mv);
         record.moves.push(PlayedMove {
-            text: position.format_move(mv),
+            text: notation.clone(),
             record_text: position.format_move_record(mv),
-            time_ms: elapsed.as_millis() as u64,
+            time_ms,
             score,
             depth,
         });
-        history.push(position.format_move(mv));
+        history.push(notation.clone());
+        played.push(mv);
         position.make_move(mv);
+        for side in sides.iter_mut() {
+            side.show(&position, Some((&notation, mover)));
+        }
     }
 }
 
@@ -557,6 +722,66 @@ mod tests {
             moves: "1 2 1 2 1 2 1".split(' ').map(String::from).collect(),
         };
         assert!(over.position::<Connect4>(&()).is_err());
+    }
+
+    /// A side that plays scripted choices, for the game loop without processes.
+    struct Scripted(Vec<Choice>);
+
+    impl<G: Game> Side<G> for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+        fn limits(&self) -> SearchLimits {
+            SearchLimits::default()
+        }
+        fn new_game(
+            &mut self,
+            _: &RefereeSettings,
+            _: &dyn Fn() -> bool,
+        ) -> Result<(), SideFailure> {
+            Ok(())
+        }
+        fn play(
+            &mut self,
+            _: &Turn<'_, G>,
+            _: &RefereeSettings,
+            _: &dyn Fn() -> bool,
+        ) -> Result<Choice, SideFailure> {
+            Ok(self.0.remove(0))
+        }
+    }
+
+    fn mv(text: &str) -> Choice {
+        Choice::Move {
+            text: text.to_string(),
+            time_ms: 0,
+            score: None,
+            depth: None,
+        }
+    }
+
+    #[test]
+    fn undo_takes_back_a_full_move_and_quit_ends_without_result() {
+        let mut first = Scripted(vec![mv("4"), Choice::Undo, mv("3"), mv("3")]);
+        let mut second = Scripted(vec![mv("4"), mv("5"), Choice::Quit("quit".into())]);
+        let sides: [&mut dyn Side<Connect4>; 2] = [&mut first, &mut second];
+        let settings = RefereeSettings::default();
+        let record = play_game(&(), &Opening::default(), sides, &settings, &|| false).unwrap();
+        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["3", "5", "3"]);
+        assert_eq!(record.result, None);
+        assert_eq!(record.reason, "scripted quit");
+    }
+
+    #[test]
+    fn illegal_moves_forfeit_whoever_plays_them() {
+        let mut first = Scripted(vec![mv("9")]);
+        let mut second = Scripted(vec![]);
+        let sides: [&mut dyn Side<Connect4>; 2] = [&mut first, &mut second];
+        let settings = RefereeSettings::default();
+        let record = play_game(&(), &Opening::default(), sides, &settings, &|| false).unwrap();
+        assert_eq!(record.result, Some(GameResult::SecondWins));
+        assert_eq!(record.termination, Termination::IllegalMove);
     }
 
     #[test]

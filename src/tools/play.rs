@@ -1,0 +1,295 @@
+//! `cutoff play`: a person plays any game against an engine in the terminal.
+//!
+//! The game runs through the match runner's referee ([`referee::play_game`]): one side is
+//! an engine process, the other a [`Human`] reading moves from stdin, so rules, game end
+//! and records are those of `cutoff match`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use crate::games::chess::{Chess, ChessVariant};
+use crate::games::connect4::Connect4;
+use crate::games::mnk::{Mnk, MnkVariant};
+use crate::games::GameKind;
+use crate::search::{Game, GameResult, MoveList, Player};
+use crate::tools::matches::engine::{EngineConfig, EngineProcess};
+use crate::tools::matches::referee::{
+    self, Choice, GameRecord, Opening, RefereeSettings, SearchLimits, Side, SideFailure, Turn,
+};
+
+/// Time the engine gets for a `hint`.
+const HINT_MOVETIME_MS: u64 = 500;
+
+/// A game between a person and an engine.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// The game.
+    pub game: GameKind,
+    /// The side the person plays.
+    pub human: Player,
+    /// The engine, with its limits per move.
+    pub engine: EngineConfig,
+}
+
+/// The names of the two players in a game's own terms (`x`/`o`, `white`/`black`).
+fn player_names(game: GameKind) -> [&'static str; 2] {
+    match game {
+        GameKind::Chess => ["white", "black"],
+        _ => ["x", "o"],
+    }
+}
+
+fn player_index(player: Player) -> usize {
+    match player {
+        Player::First => 0,
+        Player::Second => 1,
+    }
+}
+
+/// Plays one game, reading the person's input from `input` and writing to stdout;
+/// returns the record once the game has ended (by the rules, a forfeit, `quit` or EOF).
+pub fn run(config: &PlayConfig, input: Box<dyn BufRead>) -> Result<GameRecord, String> {
+    match config.game {
+        GameKind::Connect4 => run_game::<Connect4>(config, &(), input),
+        GameKind::TicTacToe => run_game::<Mnk>(config, &MnkVariant::TICTACTOE, input),
+        GameKind::TicTacToe4 => run_game::<Mnk>(config, &MnkVariant::TICTACTOE4, input),
+        GameKind::Gomoku => run_game::<Mnk>(config, &MnkVariant::GOMOKU, input),
+        GameKind::Chess => run_game::<Chess>(config, &ChessVariant::default(), input),
+    }
+}
+
+fn run_game<G: Game>(
+    config: &PlayConfig,
+    variant: &G::Variant,
+    input: Box<dyn BufRead>,
+) -> Result<GameRecord, String> {
+    let never = || false;
+    let settings = RefereeSettings {
+        time_margin: Duration::from_millis(200),
+        move_timeout: Duration::from_secs(24 * 3600),
+        ..RefereeSettings::default()
+    };
+    let mut engine = start_engine(&config.engine, &settings)?;
+    let names = player_names(config.game);
+    let mut human = Human {
+        input,
+        colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        chess: config.game == GameKind::Chess,
+        names,
+        hint_config: EngineConfig {
+            name: "hint".to_string(),
+            ..config.engine.clone()
+        },
+        hint_engine: None,
+        start_ply: None,
+    };
+    let record = {
+        let sides: [&mut dyn Side<G>; 2] = match config.human {
+            Player::First => [&mut human, &mut engine],
+            Player::Second => [&mut engine, &mut human],
+        };
+        referee::play_game::<G>(variant, &Opening::default(), sides, &settings, &never)?
+    };
+    println!("\n{}", announce(&record, names));
+    engine.quit();
+    if let Some(hint) = human.hint_engine.take() {
+        hint.quit();
+    }
+    Ok(record)
+}
+
+fn start_engine(
+    config: &EngineConfig,
+    settings: &RefereeSettings,
+) -> Result<EngineProcess, String> {
+    let mut engine = EngineProcess::spawn(config)?;
+    engine
+        .init(settings.startup_timeout, settings.ready_timeout, &|| false)
+        .map_err(|(failure, stage)| {
+            format!("engine '{}' failed at {stage}: {failure:?}", config.cmd)
+        })?;
+    Ok(engine)
+}
+
+/// The result line: `Result: x wins (you): reason`, `Result: draw: reason`, or the game
+/// ended without a result.
+pub fn announce(record: &GameRecord, names: [&str; 2]) -> String {
+    match record.result {
+        Some(GameResult::FirstWins) => format!(
+            "Result: {} wins ({}): {}",
+            names[0], record.first, record.reason
+        ),
+        Some(GameResult::SecondWins) => format!(
+            "Result: {} wins ({}): {}",
+            names[1], record.second, record.reason
+        ),
+        Some(GameResult::Draw) => format!("Result: draw: {}", record.reason),
+        None => format!("Game over without a result: {}", record.reason),
+    }
+}
+
+/// The person at the terminal: reads moves and commands, draws the board.
+struct Human {
+    input: Box<dyn BufRead>,
+    colour: bool,
+    chess: bool,
+    names: [&'static str; 2],
+    hint_config: EngineConfig,
+    hint_engine: Option<EngineProcess>,
+    /// Ply of the first position shown: `undo` never goes before it.
+    start_ply: Option<u32>,
+}
+
+impl Human {
+    /// The board, coloured with ANSI codes when the terminal shows them.
+    fn board<G: Game>(&self, position: &G) -> String {
+        let text = position.render();
+        if !self.colour {
+            return text;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let last = lines.len().saturating_sub(1);
+        let mut out = Vec::with_capacity(lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            let board_line = if self.chess {
+                line.starts_with(|c: char| c.is_ascii_digit()) && line.contains('|')
+            } else {
+                i < last
+            };
+            if !board_line {
+                out.push(line.to_string());
+                continue;
+            }
+            let mut coloured = String::new();
+            for c in line.chars() {
+                let code = match c {
+                    'x' if !self.chess => Some("1;31"),
+                    'o' if !self.chess => Some("1;33"),
+                    c if self.chess && c.is_ascii_uppercase() => Some("1;97"),
+                    c if self.chess && c.is_ascii_lowercase() => Some("1;31"),
+                    _ => None,
+                };
+                match code {
+                    Some(code) => coloured += &format!("\x1b[{code}m{c}\x1b[0m"),
+                    None => coloured.push(c),
+                }
+            }
+            out.push(coloured);
+        }
+        out.join("\n")
+    }
+
+    /// Asks the hint engine for a move in `turn.position`.
+    fn hint<G: Game>(&mut self, turn: &Turn<'_, G>, settings: &RefereeSettings) -> String {
+        if self.hint_engine.is_none() {
+            match start_engine(&self.hint_config, settings) {
+                Ok(engine) => self.hint_engine = Some(engine),
+                Err(e) => return format!("no hint: {e}"),
+            }
+        }
+        let engine = self.hint_engine.as_mut().expect("started");
+        let mut go = format!("go movetime {HINT_MOVETIME_MS}");
+        if let Some(depth) = self.hint_config.limits.depth {
+            go += &format!(" depth {depth}");
+        }
+        let allowed = Duration::from_millis(HINT_MOVETIME_MS) + Duration::from_secs(10);
+        match referee::ask_engine(engine, turn.command, &go, allowed, false, &|| false) {
+            Ok(Choice::Move { text, score, .. }) => match score {
+                Some(score) => format!("hint: {text} (score {score})"),
+                None => format!("hint: {text}"),
+            },
+            Ok(_) | Err(SideFailure::Interrupted) => "no hint".to_string(),
+            Err(SideFailure::Forfeit(_, reason)) => {
+                self.hint_engine = None;
+                format!("no hint: the engine {reason}")
+            }
+        }
+    }
+}
+
+impl<G: Game> Side<G> for Human {
+    fn name(&self) -> &str {
+        "you"
+    }
+
+    fn limits(&self) -> SearchLimits {
+        SearchLimits::default()
+    }
+
+    fn new_game(
+        &mut self,
+        _settings: &RefereeSettings,
+        _interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), SideFailure> {
+        self.start_ply = None;
+        println!("Type a move, or: undo, hint, moves, quit.");
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        turn: &Turn<'_, G>,
+        settings: &RefereeSettings,
+        _interrupted: &dyn Fn() -> bool,
+    ) -> Result<Choice, SideFailure> {
+        let started = Instant::now();
+        let me = self.names[turn.index];
+        loop {
+            print!("Your move ({me}): ");
+            let _ = std::io::stdout().flush();
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    println!();
+                    return Ok(Choice::Quit("ended the game (end of input)".to_string()));
+                }
+                Ok(_) => {}
+            }
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "" => continue,
+                "quit" | "exit" => return Ok(Choice::Quit("quit".to_string())),
+                "undo" => {
+                    let start = self.start_ply.unwrap_or(0);
+                    if turn.position.ply() >= start + 2 {
+                        return Ok(Choice::Undo);
+                    }
+                    println!("nothing to undo");
+                }
+                "hint" => println!("{}", self.hint(turn, settings)),
+                "moves" | "help" | "?" => {
+                    let mut moves = MoveList::new();
+                    turn.position.generate_moves(&mut moves);
+                    let list: Vec<String> = moves
+                        .iter()
+                        .map(|&mv| turn.position.format_move(mv))
+                        .collect();
+                    println!("legal moves: {}", list.join(" "));
+                }
+                _ => match turn.position.parse_move(text) {
+                    Ok(mv) => {
+                        return Ok(Choice::Move {
+                            text: turn.position.format_move(mv),
+                            time_ms: started.elapsed().as_millis() as u64,
+                            score: None,
+                            depth: None,
+                        })
+                    }
+                    Err(e) => println!("{e}; try again ('moves' lists the legal moves)"),
+                },
+            }
+        }
+    }
+
+    fn show(&mut self, position: &G, last: Option<(&str, Player)>) {
+        if self.start_ply.is_none() {
+            self.start_ply = Some(position.ply());
+        }
+        println!();
+        match last {
+            Some((text, mover)) => println!("{} plays {text}", self.names[player_index(mover)]),
+            None => println!("Position:"),
+        }
+        println!("{}", self.board(position));
+    }
+}

@@ -373,3 +373,137 @@ fn interrupt_writes_partial_results() {
     assert_eq!(code, Some(130));
     assert_eq!(read_json(&json)["end"], "interrupted");
 }
+
+#[test]
+fn chess_games_are_adjudicated_and_written_as_pgn() {
+    let (json, pgn) = (scratch("chess.json"), scratch("chess.pgn"));
+    // Every score counts as drawn from move 1 on: games end by draw adjudication after
+    // two plies; the PGN carries SAN moves and the termination.
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "chess",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=a",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=b",
+            "-each",
+            "depth=2",
+            "proto=uci",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-draw",
+            "movenumber=1",
+            "movecount=1",
+            "score=100000",
+            "-jsonout",
+            &format!("file={}", json.display()),
+            "-pgnout",
+            &format!("file={}", pgn.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        assert_eq!(game["record"]["termination"], "adjudication", "{game}");
+        assert_eq!(game["record"]["moves"].as_array().unwrap().len(), 2);
+    }
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        2,
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("1/2-1/2").count(), 4, "{pgn}");
+    // Moves are in standard algebraic notation, not UCI.
+    assert!(!pgn.contains("e2e4"), "{pgn}");
+}
+
+#[test]
+fn resign_adjudication_ends_a_lost_game() {
+    let json = scratch("resign.json");
+    // Queen odds: the side without a queen reports a big minus at once and resigns.
+    let book = scratch("odds.epd");
+    std::fs::write(
+        &book,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "chess",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=a",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=b",
+            "-each",
+            "depth=3",
+            "proto=uci",
+            "-rounds",
+            "1",
+            "-openings",
+            &format!("file={}", book.display()),
+            "format=epd",
+            "-resign",
+            "movecount=2",
+            "score=500",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    let game = &v["games"][0]["record"];
+    assert_eq!(game["termination"], "adjudication", "{game}");
+    assert_eq!(game["result"], "1-0", "{game}");
+}
+
+#[test]
+fn round_robin_of_three_engines_plays_every_pairing() {
+    let json = scratch("rr.json");
+    let mut args: Vec<String> = vec!["-game".into(), "tictactoe".into()];
+    for name in ["a", "b", "c"] {
+        args.extend([
+            "-engine".into(),
+            format!("cmd={CUTOFF}"),
+            format!("name={name}"),
+        ]);
+    }
+    args.extend(
+        [
+            "-each",
+            "depth=2",
+            "proto=ugi",
+            "args=--game tictactoe",
+            "-tournament",
+            "roundrobin",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-concurrency",
+            "2",
+        ]
+        .map(String::from),
+    );
+    args.extend(["-jsonout".into(), format!("file={}", json.display())]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out) = run_match(&refs, Duration::from_secs(30));
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert_eq!(
+        v["games"].as_array().unwrap().len(),
+        6,
+        "3 pairings x 2 games"
+    );
+    assert_eq!(v["pairings"].as_array().unwrap().len(), 3);
+}

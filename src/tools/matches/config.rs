@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::engine::{EngineConfig, Proto};
 use super::openings::BookFormat;
-use super::referee::{RefereeSettings, SearchLimits};
+use super::referee::{DrawRule, RefereeSettings, ResignRule, SearchLimits};
 use super::stats::{EloModel, Sprt};
 use crate::games::GameKind;
 
@@ -298,6 +298,36 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
             }
             "timemargin" => {
                 config.referee.time_margin = Duration::from_millis(parse_num(name, single()?)?)
+            }
+            "draw" => {
+                let mut rule = DrawRule {
+                    move_number: 40,
+                    move_count: 8,
+                    score: 10,
+                };
+                for (key, value) in pairs(values)? {
+                    match key {
+                        "movenumber" => rule.move_number = parse_num(key, value)?,
+                        "movecount" => rule.move_count = parse_num(key, value)?,
+                        "score" => rule.score = parse_num(key, value)?,
+                        _ => return Err(format!("unknown draw setting '{key}'")),
+                    }
+                }
+                config.referee.draw_rule = Some(rule);
+            }
+            "resign" => {
+                let mut rule = ResignRule {
+                    move_count: 3,
+                    score: 1000,
+                };
+                for (key, value) in pairs(values)? {
+                    match key {
+                        "movecount" => rule.move_count = parse_num(key, value)?,
+                        "score" => rule.score = parse_num(key, value)?,
+                        _ => return Err(format!("unknown resign setting '{key}'")),
+                    }
+                }
+                config.referee.resign_rule = Some(rule);
             }
             "readytimeout" => {
                 config.referee.ready_timeout = Duration::from_millis(parse_num(name, single()?)?)

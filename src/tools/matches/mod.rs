@@ -288,7 +288,10 @@ fn worker<G: Game>(
                 return;
             }
         };
-        if record.termination == Termination::Normal {
+        if matches!(
+            record.termination,
+            Termination::Normal | Termination::Adjudication
+        ) {
             processes[a] = Some(first);
             processes[b] = Some(second);
         }

@@ -73,6 +73,95 @@ pub struct RefereeSettings {
     pub ready_timeout: Duration,
     /// Longest wait for a `bestmove` when no clock bounds the search (depth/nodes limits).
     pub move_timeout: Duration,
+    /// Draw adjudication by engine scores, if enabled.
+    pub draw_rule: Option<DrawRule>,
+    /// Resign adjudication by engine scores, if enabled.
+    pub resign_rule: Option<ResignRule>,
+}
+
+/// Adjudicates a draw once both engines have reported scores within `±score` centipawns
+/// for `move_count` consecutive moves each, from full move `move_number` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DrawRule {
+    /// First full move at which a draw may be adjudicated.
+    pub move_number: u32,
+    /// Consecutive moves of each engine with a small score.
+    pub move_count: u32,
+    /// Largest absolute score (centipawns) that counts as drawn.
+    pub score: i32,
+}
+
+/// Adjudicates a loss for an engine that reported `-score` centipawns or worse for
+/// `move_count` consecutive moves of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ResignRule {
+    /// Consecutive own moves with a losing score.
+    pub move_count: u32,
+    /// Score (centipawns, positive) at or below whose negation an engine is lost.
+    pub score: i32,
+}
+
+/// An engine's reported score (`cp N` or `mate N`) in centipawns; mates are ±100,000
+/// minus the distance.
+fn score_centipawns(score: &str) -> Option<i32> {
+    let (kind, value) = score.split_once(' ')?;
+    let value: i32 = value.trim().parse().ok()?;
+    match kind {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(100_000 - value),
+        "mate" => Some(-100_000 - value),
+        _ => None,
+    }
+}
+
+/// Applies the adjudication rules to the moves played so far; `opening_plies` counts the
+/// book moves before them. Returns the result and the reason.
+fn adjudicate(
+    moves: &[PlayedMove],
+    opening_plies: usize,
+    last_mover: Player,
+    settings: &RefereeSettings,
+) -> Option<(GameResult, String)> {
+    let scores = |count: usize, step: usize| -> Option<Vec<i32>> {
+        let wanted: Vec<&PlayedMove> = moves.iter().rev().step_by(step).take(count).collect();
+        if wanted.len() < count {
+            return None;
+        }
+        wanted
+            .iter()
+            .map(|m| m.score.as_deref().and_then(score_centipawns))
+            .collect()
+    };
+    if let Some(rule) = settings.resign_rule {
+        if let Some(own) = scores(rule.move_count.max(1) as usize, 2) {
+            if own.iter().all(|&s| s <= -rule.score) {
+                let result = match last_mover {
+                    Player::First => GameResult::SecondWins,
+                    Player::Second => GameResult::FirstWins,
+                };
+                let reason = format!(
+                    "adjudicated: the loser's score was at or below -{} cp for {} moves",
+                    rule.score, rule.move_count
+                );
+                return Some((result, reason));
+            }
+        }
+    }
+    if let Some(rule) = settings.draw_rule {
+        let full_move = (opening_plies + moves.len()) / 2 + 1;
+        if full_move as u32 >= rule.move_number {
+            if let Some(both) = scores(2 * rule.move_count.max(1) as usize, 1) {
+                if both.iter().all(|s| s.abs() <= rule.score) {
+                    let reason = format!(
+                        "adjudicated draw: scores within ±{} cp for {} moves",
+                        rule.score, rule.move_count
+                    );
+                    return Some((GameResult::Draw, reason));
+                }
+            }
+        }
+    }
+    None
 }
 
 impl Default for RefereeSettings {
@@ -82,6 +171,8 @@ impl Default for RefereeSettings {
             startup_timeout: Duration::from_secs(10),
             ready_timeout: Duration::from_secs(10),
             move_timeout: Duration::from_secs(60),
+            draw_rule: None,
+            resign_rule: None,
         }
     }
 }
@@ -145,6 +236,8 @@ pub enum Termination {
     NotReady,
     /// The match was stopped during the game, or a person quit it; it has no result.
     Interrupted,
+    /// Ended by the draw or resign rule on the engines' scores.
+    Adjudication,
 }
 
 impl Termination {
@@ -156,6 +249,7 @@ impl Termination {
             Termination::IllegalMove | Termination::MalformedBestmove => "illegal move",
             Termination::Crash | Termination::NotReady => "abandoned",
             Termination::Interrupted => "unterminated",
+            Termination::Adjudication => "adjudication",
         }
     }
 }
@@ -690,6 +784,17 @@ pub fn play_game<G: Game>(
         for side in sides.iter_mut() {
             side.show(&position, Some((&notation, mover)));
         }
+        if position.outcome().is_none() {
+            let opening_plies = opening.moves.len();
+            if let Some((result, reason)) =
+                adjudicate(&record.moves, opening_plies, mover, settings)
+            {
+                record.result = Some(result);
+                record.termination = Termination::Adjudication;
+                record.reason = reason;
+                return Ok(record);
+            }
+        }
     }
 }
 
@@ -798,5 +903,52 @@ mod tests {
         };
         assert_eq!(depth.describe(), "depth=4");
         assert!(!depth.is_timed());
+    }
+
+    fn scored(score: &str) -> PlayedMove {
+        PlayedMove {
+            text: "m".into(),
+            record_text: "m".into(),
+            time_ms: 1,
+            score: Some(score.to_string()),
+            depth: Some(1),
+        }
+    }
+
+    #[test]
+    fn adjudication_rules() {
+        let settings = RefereeSettings {
+            draw_rule: Some(DrawRule {
+                move_number: 5,
+                move_count: 2,
+                score: 10,
+            }),
+            resign_rule: Some(ResignRule {
+                move_count: 3,
+                score: 500,
+            }),
+            ..RefereeSettings::default()
+        };
+        assert_eq!(score_centipawns("cp -35"), Some(-35));
+        assert_eq!(score_centipawns("mate 3"), Some(99_997));
+        assert_eq!(score_centipawns("mate -2"), Some(-99_998));
+        // Four small scores in a row, but before move 5: no draw yet.
+        let quiet: Vec<PlayedMove> = ["cp 3", "cp -5", "cp 0", "cp 10"].map(scored).to_vec();
+        assert_eq!(adjudicate(&quiet, 0, Player::Second, &settings), None);
+        let result = adjudicate(&quiet, 6, Player::Second, &settings);
+        assert_eq!(result.map(|r| r.0), Some(GameResult::Draw));
+        // One larger score breaks the streak.
+        let busy: Vec<PlayedMove> = ["cp 3", "cp -50", "cp 0", "cp 10"].map(scored).to_vec();
+        assert_eq!(adjudicate(&busy, 6, Player::Second, &settings), None);
+        // The last mover (second player) reported -500 or worse on its last three moves.
+        let lost: Vec<PlayedMove> = ["cp -600", "cp 600", "mate -4", "cp 700", "cp -550"]
+            .map(scored)
+            .to_vec();
+        let result = adjudicate(&lost, 0, Player::Second, &settings);
+        assert_eq!(result.map(|r| r.0), Some(GameResult::FirstWins));
+        // A missing score never adjudicates.
+        let mut unscored = lost.clone();
+        unscored[2].score = None;
+        assert_eq!(adjudicate(&unscored, 0, Player::Second, &settings), None);
     }
 }

@@ -225,7 +225,18 @@ fn parse_fen(fen: &str) -> Result<Connect4, String> {
     for (index, row_text) in rows.iter().enumerate() {
         let row = HEIGHT - 1 - index;
         let mut column = 0;
+        let mut after_digit = false;
         for ch in row_text.chars() {
+            // Runs of empty cells are decimal numbers, as in every game's FEN: two digits
+            // in a row make a number of at least 10, more than a row holds.
+            let digit = ch.is_ascii_digit();
+            if digit && after_digit {
+                return Err(format!(
+                    "row {} has a run of more than {WIDTH} empty cells",
+                    HEIGHT - index
+                ));
+            }
+            after_digit = digit;
             match ch {
                 'x' | 'o' => {
                     if column >= WIDTH {
@@ -1041,5 +1052,16 @@ mod tests {
                 position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn empty_runs_are_decimal_numbers() {
+        for fen in ["7/7/7/7/7/34 x", "7/7/7/7/7/07 x", "7/7/7/7/7/x15 o"] {
+            assert!(
+                Connect4::from_fen(&(), fen).is_err(),
+                "{fen} should be refused"
+            );
+        }
+        assert!(Connect4::from_fen(&(), "7/7/7/7/7/3x3 o").is_ok());
     }
 }

@@ -14,6 +14,7 @@
 //! bottom separated by `/`, `x` for the first player's stones, `o` for the second's, digits
 //! for runs of empty cells, then a space and the side to move: the start is `7/7/7/7/7/7 x`.
 
+use super::grid;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{Game, GameError, MoveList, Outcome, Player};
 
@@ -348,33 +349,15 @@ impl Game for Connect4 {
 
     fn to_fen(&self) -> String {
         let first = self.stones_of(Player::First);
-        let mut fen = String::with_capacity(48);
-        for row in (0..HEIGHT).rev() {
-            let mut empty = 0;
-            for column in 0..WIDTH {
-                let cell = 1u64 << (column * COLUMN_BITS + row);
-                if self.mask & cell == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    fen.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                fen.push(if first & cell != 0 { 'x' } else { 'o' });
+        let stone = |column: usize, row: usize| {
+            let cell = 1u64 << (column * COLUMN_BITS + row);
+            match (self.mask & cell != 0, first & cell != 0) {
+                (false, _) => None,
+                (true, true) => Some(Player::First),
+                (true, false) => Some(Player::Second),
             }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if row > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(match self.side_to_move() {
-            Player::First => " x",
-            Player::Second => " o",
-        });
-        fen
+        };
+        grid::write_fen(WIDTH, HEIGHT, stone, self.side_to_move())
     }
 
     fn render(&self) -> String {

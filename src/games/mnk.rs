@@ -13,8 +13,10 @@
 //! to bottom separated by `/`, `x` and `o` for stones, decimal run lengths for empty cells,
 //! then the side to move, e.g. `3/3/3 x` for the empty tic-tac-toe board.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::sync::Arc;
+
+use super::grid;
 
 use crate::search::game::{
     Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
@@ -570,33 +572,17 @@ impl Game for Mnk {
     fn to_fen(&self) -> String {
         let variant = self.tables.variant;
         let width = usize::from(variant.width);
-        let mut fen = String::new();
-        for rank in (0..usize::from(variant.height)).rev() {
-            let mut run = 0;
-            for file in 0..width {
-                match self.board[rank * width + file] {
-                    EMPTY => run += 1,
-                    stone => {
-                        if run > 0 {
-                            let _ = write!(fen, "{run}");
-                            run = 0;
-                        }
-                        fen.push(if stone == 1 { 'x' } else { 'o' });
-                    }
-                }
-            }
-            if run > 0 {
-                let _ = write!(fen, "{run}");
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(match self.side_to_move() {
-            Player::First => " x",
-            Player::Second => " o",
-        });
-        fen
+        let stone = |file: usize, rank: usize| match self.board[rank * width + file] {
+            EMPTY => None,
+            1 => Some(Player::First),
+            _ => Some(Player::Second),
+        };
+        grid::write_fen(
+            width,
+            usize::from(variant.height),
+            stone,
+            self.side_to_move(),
+        )
     }
 
     fn render(&self) -> String {

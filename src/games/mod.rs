@@ -2,6 +2,7 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod grid;
 pub mod mnk;
 
 /// Every game the engine can play, by its protocol name.

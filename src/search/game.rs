@@ -176,7 +176,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn history_index(&self, mv: Self::Move) -> usize;
     /// Ordering hint for `mv` in this position: higher is searched earlier. Captures,
     /// winning or blocking moves should score above `QUIET_HINT_LIMIT`, so killers and
-    /// history only sort the quiet rest.
+    /// history only sort the quiet rest. Noisy moves hinted below it (captures that lose
+    /// material) are skipped by quiescence outside check.
     fn move_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0

@@ -809,6 +809,11 @@ impl<G: Game> Searcher<G> {
         game.generate_noisy(&mut moves);
         let mut picker = MovePicker::new(game, moves, None, &self.tables, ply);
         while let Some(mv) = picker.next_move() {
+            // Moves the game hints below the quiet limit lose material (SEE < 0 in chess):
+            // they come last, and outside check they are not worth a node.
+            if !in_check && picker.last_score() < QUIET_HINT_LIMIT {
+                break;
+            }
             game.make_move(mv);
             let result = self.quiescence(game, ply + 1, -beta, -alpha);
             game.unmake_move(mv);

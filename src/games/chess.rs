@@ -858,6 +858,7 @@ impl Game for Chess {
         Pruning {
             null_move: true,
             late_move_reductions: true,
+            reverse_futility: true,
             futility: false,
             quiescence: true,
             check_extensions: true,

@@ -114,7 +114,9 @@ pub struct Pruning {
     pub null_move: bool,
     /// Late move reductions.
     pub late_move_reductions: bool,
-    /// Reverse futility, futility and late move pruning.
+    /// Reverse futility pruning: cut nodes whose static evaluation is far above beta.
+    pub reverse_futility: bool,
+    /// Futility and late move pruning of quiet moves near the horizon.
     pub futility: bool,
     /// Quiescence search over [`Game::generate_noisy`] moves at the horizon.
     pub quiescence: bool,

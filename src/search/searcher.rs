@@ -26,6 +26,10 @@ const CHECK_INTERVAL: u64 = 1024;
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 /// Half-width of the first aspiration window.
 const ASPIRATION_WINDOW: Score = 30;
+/// Reverse futility pruning: deepest remaining depth it applies to.
+const REVERSE_FUTILITY_DEPTH: i32 = 8;
+/// Reverse futility pruning: margin per ply of remaining depth (centipawns).
+const REVERSE_FUTILITY_MARGIN: Score = 75;
 
 /// Shared switches of a running search, set by the controller thread.
 #[derive(Debug)]
@@ -112,6 +116,8 @@ pub struct Searcher<G: Game> {
     tt: Arc<TranspositionTable>,
     tables: OrderingTables<G::Move>,
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
+    /// Static evaluation per ply of the current line (`None` in check), for `improving`.
+    static_evals: Vec<Option<Score>>,
     root_moves: MoveList<G::Move>,
     /// Root moves before this index are excluded (found as better MultiPV lines).
     root_from: usize,
@@ -137,6 +143,7 @@ impl<G: Game> Searcher<G> {
             tt,
             tables: OrderingTables::new(G::HISTORY_SIZE),
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
+            static_evals: vec![None; MAX_PLY + 1],
             root_moves: MoveList::new(),
             root_from: 0,
             pruning: Pruning::default(),
@@ -597,15 +604,42 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Step 5. Null move pruning, where the game allows it.
+        // Step 5. Static evaluation, and whether it improved on our previous move.
+        let uses_static_eval = self.pruning.null_move || self.pruning.reverse_futility;
+        let static_eval = if uses_static_eval && !in_check {
+            Some(game.evaluate())
+        } else {
+            None
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = match (static_eval, ply.checked_sub(2)) {
+            (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
+            _ => false,
+        };
+
+        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
+        // likely to bring the score back below it.
+        if let Some(eval) = static_eval {
+            let margin = REVERSE_FUTILITY_MARGIN * (depth - Score::from(improving));
+            if self.pruning.reverse_futility
+                && !pv_node
+                && ply > 0
+                && depth <= REVERSE_FUTILITY_DEPTH
+                && beta.abs() < MATE_BOUND
+                && eval - margin >= beta
+            {
+                return Some(eval);
+            }
+        }
+
+        // Step 7. Null move pruning, where the game allows it.
         if self.pruning.null_move
             && !pv_node
-            && !in_check
             && ply > 0
             && depth >= 3
             && game.null_move_allowed()
             && beta.abs() < MATE_BOUND
-            && game.evaluate() >= beta
+            && static_eval.is_some_and(|eval| eval >= beta)
         {
             let reduction = 3 + depth / 4;
             game.make_null();
@@ -624,7 +658,7 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Step 6. Generate and order the moves.
+        // Step 8. Generate and order the moves.
         let mut moves = MoveList::new();
         if ply == 0 {
             moves.extend(self.root_moves[self.root_from..].iter().copied());
@@ -644,7 +678,7 @@ impl<G: Game> Searcher<G> {
             MovePicker::in_order(moves)
         };
 
-        // Step 7. Search the moves: the first with the full window, the rest with a null
+        // Step 9. Search the moves: the first with the full window, the rest with a null
         // window (reduced late quiet moves where allowed), re-searched when they beat alpha.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -693,7 +727,7 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Step 8. Store the result.
+        // Step 10. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

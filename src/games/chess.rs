@@ -859,7 +859,7 @@ impl Game for Chess {
             null_move: true,
             late_move_reductions: true,
             reverse_futility: true,
-            futility: false,
+            futility: true,
             quiescence: true,
             check_extensions: true,
         }

@@ -30,6 +30,15 @@ const ASPIRATION_WINDOW: Score = 30;
 const REVERSE_FUTILITY_DEPTH: i32 = 8;
 /// Reverse futility pruning: margin per ply of remaining depth (centipawns).
 const REVERSE_FUTILITY_MARGIN: Score = 75;
+/// Futility pruning: deepest remaining depth it applies to.
+const FUTILITY_DEPTH: i32 = 6;
+/// Futility pruning: a quiet move is skipped when the static evaluation plus
+/// `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach alpha.
+const FUTILITY_BASE: Score = 100;
+/// See [`FUTILITY_BASE`].
+const FUTILITY_MARGIN: Score = 90;
+/// Late move pruning: deepest remaining depth it applies to.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
 
 /// Shared switches of a running search, set by the controller thread.
 #[derive(Debug)]
@@ -605,7 +614,8 @@ impl<G: Game> Searcher<G> {
         }
 
         // Step 5. Static evaluation, and whether it improved on our previous move.
-        let uses_static_eval = self.pruning.null_move || self.pruning.reverse_futility;
+        let uses_static_eval =
+            self.pruning.null_move || self.pruning.reverse_futility || self.pruning.futility;
         let static_eval = if uses_static_eval && !in_check {
             Some(game.evaluate())
         } else {
@@ -684,10 +694,29 @@ impl<G: Game> Searcher<G> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut quiets_seen = 0;
+        // Futility and late move pruning skip quiet moves that do not give check, once a
+        // move has kept us from being mated.
+        let prune_quiets = self.pruning.futility && !pv_node && ply > 0 && !in_check;
+        let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let futile = static_eval.is_some_and(|eval| {
+            depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+        });
         while let Some(mv) = picker.next_move() {
             let move_number = picker.handed_out();
             let quiet = picker.last_score() < QUIET_HINT_LIMIT && !game.is_noisy(mv);
+            if quiet {
+                quiets_seen += 1;
+            }
+            let prune = prune_quiets
+                && quiet
+                && best_score > -MATE_BOUND
+                && (futile || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > late_move_limit));
             game.make_move(mv);
+            if prune && !game.in_check() {
+                game.unmake_move(mv);
+                continue;
+            }
             let score = self.search_move(
                 game,
                 depth,

@@ -84,9 +84,15 @@ pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
             .filter(|&n| n > 0)
             .unwrap_or(DEFAULT_MOVES_TO_GO)
             .min(DEFAULT_MOVES_TO_GO);
-        // A move's share of the clock; never more than a tenth of it unless this is the
+        // The time left for the next `moves_to_go` moves, counting their increments and
+        // paying the overhead for each of them (and two more): a short clock then spends
+        // less than the increment per move and builds a reserve against slow replies.
+        let time_left = (clock + limits.increment * (moves_to_go - 1))
+            .saturating_sub(overhead * (moves_to_go + 2))
+            .max(MIN_THINK);
+        // A move's share of it; never more than a tenth of the clock unless this is the
         // last move before the time control.
-        let share = available / moves_to_go + limits.increment * 3 / 4;
+        let share = time_left / moves_to_go;
         let (share, cap) = if moves_to_go == 1 {
             (share.min(available * 4 / 5), available * 4 / 5)
         } else {
@@ -153,6 +159,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_short_clock_spends_less_than_the_increment() {
+        let clock = |clock_ms, inc_ms| Limits {
+            clock: Some(ms(clock_ms)),
+            increment: ms(inc_ms),
+            ..Limits::default()
+        };
+        // 1 s + 0.01 s late in a game: the clock builds back up.
+        let low = deadlines(&clock(300, 10), ms(10)).expect("deadlines");
+        assert!(low.soft < ms(10), "{low:?}");
+        // A healthy clock spends about a fortieth of itself plus the increment.
+        let healthy = deadlines(&clock(5000, 50), ms(10)).expect("deadlines");
+        assert!(
+            healthy.soft > ms(50) && healthy.soft < ms(200),
+            "{healthy:?}"
+        );
+        assert!(healthy.hard < ms(1000), "{healthy:?}");
     }
 
     #[test]

@@ -1,0 +1,65 @@
+//! python-chess, a strict UCI client, plays complete games against the real binary through
+//! `scripts/python_chess_selfplay.py`: no protocol warning, no illegal move, no time loss.
+//! 50 games at 1 s + 0.01 s, as `scripts/python_chess_selfplay.py` plays by default.
+//! Skipped, with a message, where python-chess is not installed (`.ci/run` installs it).
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest the 50 games may take (they need two to three minutes).
+const DEADLINE: Duration = Duration::from_secs(600);
+
+fn python_chess_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+#[test]
+fn python_chess_plays_complete_games_without_warnings() {
+    if !python_chess_available() {
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return;
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/python_chess_selfplay.py"
+    );
+    let mut child = Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_cutoff"), "--games", "50"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the script") {
+            break Some(status);
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    let mut output = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = out.read_to_string(&mut output);
+    }
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut output);
+    }
+    let status = status.unwrap_or_else(|| panic!("no result within {DEADLINE:?}:\n{output}"));
+    assert!(status.success(), "the script failed:\n{output}");
+    assert!(
+        output.contains("protocol warnings/errors logged by python-chess: 0"),
+        "{output}"
+    );
+    println!("{output}");
+}

@@ -15,6 +15,7 @@ use crate::games::chess::{Chess, ChessVariant};
 use crate::games::connect4::Connect4;
 use crate::games::mnk::{Mnk, MnkVariant};
 use crate::games::GameKind;
+use crate::search::pool::SharedIterations;
 use crate::search::{
     Game, GameError, GameResult, Limits, MoveList, Player, SearchControl, SearchEvent, Searcher,
     TranspositionTable,
@@ -434,8 +435,9 @@ impl<G: Game> Session for GameSession<G> {
 }
 
 /// Runs one search on all threads: helpers search the same root into the shared table
-/// (odd helpers start one depth deeper so the threads diverge) until the main searcher,
-/// which alone reports, has finished.
+/// (odd helpers start, and stay, one depth ahead so the threads diverge) until the main
+/// searcher, which alone reports, has finished. Completed iterations are shared: a thread
+/// overtaken at its depth moves on, and the best move comes from the deepest one.
 fn search_all_threads<G: Game>(
     searchers: &mut Searchers<G>,
     root: &G,
@@ -447,18 +449,23 @@ fn search_all_threads<G: Game>(
     let Searchers { main, helpers } = searchers;
     if helpers.is_empty() {
         main.set_peers(Vec::new());
+        main.set_pool(None);
         main.run(root, limits, searchmoves, control, report);
         return;
     }
     main.set_peers(helpers.iter().map(|h| h.node_counter()).collect());
+    let pool = Arc::new(SharedIterations::default());
+    main.set_pool(Some(Arc::clone(&pool)));
     let helper_control = Arc::new(SearchControl::new(Instant::now(), false));
     let helper_limits = Limits {
         infinite: true,
+        depth: limits.depth,
         ..Limits::default()
     };
     std::thread::scope(|scope| {
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.settings.start_depth = 1 + (index as u32 + 1) % 2;
+            helper.set_pool(Some(Arc::clone(&pool)));
             let helper_control = Arc::clone(&helper_control);
             let helper_limits = &helper_limits;
             let spawned = std::thread::Builder::new()

@@ -7,6 +7,7 @@ pub mod game;
 pub mod limits;
 pub mod minimax;
 pub mod ordering;
+pub mod pool;
 pub mod score;
 pub mod searcher;
 pub mod tt;

@@ -17,6 +17,7 @@ use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
 use super::limits::{deadlines, Deadlines, Limits};
 use super::ordering::{history_bonus, MovePicker, OrderingTables};
+use super::pool::{CompletedIteration, SharedIterations};
 use super::score::{is_mate, outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, TranspositionTable};
 
@@ -137,6 +138,12 @@ pub struct Searcher<G: Game> {
     node_limit: Option<u64>,
     deadlines: Option<Deadlines>,
     aborted: bool,
+    /// Iterations shared with the other threads of a Lazy SMP search.
+    pool: Option<Arc<SharedIterations<G::Move>>>,
+    /// The depth of the iteration being searched.
+    iteration_depth: u32,
+    /// Another thread completed the iteration being searched: abandon it.
+    overtaken: bool,
     started: Instant,
     control: Arc<SearchControl>,
     published: Arc<AtomicU64>,
@@ -162,6 +169,9 @@ impl<G: Game> Searcher<G> {
             node_limit: None,
             deadlines: None,
             aborted: false,
+            pool: None,
+            iteration_depth: 0,
+            overtaken: false,
             started: Instant::now(),
             control: Arc::new(SearchControl::default()),
             published: Arc::new(AtomicU64::new(0)),
@@ -188,6 +198,12 @@ impl<G: Game> Searcher<G> {
                 .iter()
                 .map(|p| p.load(Ordering::Relaxed))
                 .sum::<u64>()
+    }
+
+    /// Shares completed iterations with the other threads of a Lazy SMP search (`None`:
+    /// this thread searches alone).
+    pub fn set_pool(&mut self, pool: Option<Arc<SharedIterations<G::Move>>>) {
+        self.pool = pool;
     }
 
     /// Replaces the shared table (after a `Hash` resize).
@@ -217,6 +233,7 @@ impl<G: Game> Searcher<G> {
         self.stats = SearchStats::default();
         self.published.store(0, Ordering::Relaxed);
         self.aborted = false;
+        self.overtaken = false;
         self.node_limit = limits.nodes;
         self.deadlines = deadlines(limits, self.settings.move_overhead);
         self.pruning = root.pruning();
@@ -249,16 +266,40 @@ impl<G: Game> Searcher<G> {
         let mut completed: Option<(u32, Score, Vec<G::Move>)> = None;
         let lines = self.settings.multipv.clamp(1, self.root_moves.len());
         let mut previous_scores: Vec<Score> = Vec::new();
-        let first_depth = self.settings.start_depth.clamp(1, max_depth);
-        'deepening: for depth in first_depth..=max_depth {
+        // Threads of a pool share single-line iterations: a thread overtaken by another
+        // adopts that thread's iteration and goes deeper.
+        let pool = self.pool.clone().filter(|_| lines == 1);
+        let mut depth = self.settings.start_depth.clamp(1, max_depth);
+        // Helpers that start deeper stay that much ahead of the pool's deepest iteration.
+        let skew = depth - 1;
+        'deepening: while depth <= max_depth {
             // Each MultiPV line searches the root without the moves of the better lines.
             self.seldepth = 0;
+            self.iteration_depth = if pool.is_some() { depth } else { u32::MAX };
             let mut results: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
             for line in 0..lines {
                 self.root_from = line;
                 let previous = previous_scores.get(line).copied();
                 let Some(score) = self.aspiration(&mut game, depth, previous) else {
-                    break 'deepening;
+                    let adopted = match &pool {
+                        Some(pool) if self.overtaken && !self.aborted => pool.deepest(),
+                        _ => None,
+                    };
+                    let Some(iteration) = adopted else {
+                        break 'deepening;
+                    };
+                    // Another thread completed this depth (or a deeper one) first.
+                    self.overtaken = false;
+                    self.adopt(&iteration, report);
+                    previous_scores = vec![iteration.score];
+                    let ends =
+                        self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
+                    depth = iteration.depth + 1 + skew;
+                    completed = Some((iteration.depth, iteration.score, iteration.pv));
+                    if ends {
+                        break 'deepening;
+                    }
+                    continue 'deepening;
                 };
                 let pv: Vec<G::Move> = self.pv[0].to_vec();
                 if let Some(offset) = pv
@@ -293,9 +334,22 @@ impl<G: Game> Searcher<G> {
             }
             previous_scores = results.iter().map(|r| r.0).collect();
             let (best_score, best_pv) = results.swap_remove(0);
+            if let Some(pool) = &pool {
+                pool.publish(CompletedIteration {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: best_score,
+                    pv: best_pv.clone(),
+                });
+            }
             completed = Some((depth, best_score, best_pv));
             if self.iteration_ends_search(root, limits, depth, &previous_scores) {
                 break;
+            }
+            depth += 1;
+            // Go straight past depths another thread has completed meanwhile.
+            if let Some(pool) = &pool {
+                depth = depth.max(pool.depth() + 1 + skew);
             }
         }
         self.root_from = 0;
@@ -309,7 +363,15 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Step 5. The best move of the last completed iteration (or the best guess).
+        // Step 5. The best move of the deepest completed iteration (or the best guess).
+        if let Some(deeper) = pool
+            .as_ref()
+            .and_then(|pool| pool.deepest())
+            .filter(|d| completed.as_ref().map_or(true, |c| d.depth > c.0))
+        {
+            self.adopt(&deeper, report);
+            completed = Some((deeper.depth, deeper.score, deeper.pv));
+        }
         let (depth, score, pv) = match completed {
             Some(c) => c,
             None => {
@@ -398,6 +460,32 @@ impl<G: Game> Searcher<G> {
     /// window, if any.
     pub fn root_best(&self) -> Option<G::Move> {
         self.pv[0].first().copied()
+    }
+
+    /// Takes `iteration`, completed by another thread, as this thread's own: its best move
+    /// goes first at the root, and it is reported.
+    fn adopt(
+        &mut self,
+        iteration: &CompletedIteration<G::Move>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) {
+        if let Some(offset) = iteration
+            .pv
+            .first()
+            .and_then(|best| self.root_moves.iter().position(|m| m == best))
+        {
+            self.root_moves.swap(0, offset);
+        }
+        report(SearchEvent::Iteration(SearchInfo {
+            depth: iteration.depth,
+            seldepth: iteration.seldepth,
+            multipv: 1,
+            score: iteration.score,
+            nodes: self.total_nodes(),
+            elapsed: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: iteration.pv.clone(),
+        }));
     }
 
     fn finish_without_moves(
@@ -495,7 +583,7 @@ impl<G: Game> Searcher<G> {
 
     /// Counts a node and checks the limits; `false` means abort.
     fn enter_node(&mut self) -> bool {
-        if self.aborted {
+        if self.aborted || self.overtaken {
             return false;
         }
         if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
@@ -507,6 +595,14 @@ impl<G: Game> Searcher<G> {
             self.published.store(self.nodes, Ordering::Relaxed);
             if self.control.is_stopped() {
                 self.aborted = true;
+                return false;
+            }
+            if self
+                .pool
+                .as_ref()
+                .is_some_and(|pool| pool.depth() >= self.iteration_depth)
+            {
+                self.overtaken = true;
                 return false;
             }
             if let Some(deadlines) = self.deadlines {

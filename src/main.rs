@@ -109,6 +109,9 @@ enum Tool {
         /// Transposition table size in MiB (a fresh table for each position).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Only win, draw or loss for each value, no distances (faster in Connect Four).
+        #[arg(long, conflicts_with = "check")]
+        weak: bool,
     },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
@@ -191,6 +194,7 @@ fn main() -> ExitCode {
             limit,
             nodes,
             hash,
+            weak,
         }) => {
             let options = SolveOptions {
                 fen,
@@ -200,6 +204,7 @@ fn main() -> ExitCode {
                 limit,
                 nodes,
                 hash_mb: hash,
+                weak,
             };
             let result =
                 solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());

@@ -150,7 +150,13 @@ const GENERATIONS: u64 = 1 << (64 - GENERATION_SHIFT);
 /// atomic word that carries its own key, so threads may share the table.
 pub struct SolverTable {
     slots: Vec<AtomicU64>,
-    buckets: u64,
+    /// Buckets in use: a prime, [`SolverTable::small`] or [`SolverTable::full`].
+    buckets: AtomicU64,
+    /// Buckets used after [`SolverTable::forget`]: few, so that a small search touches few
+    /// memory pages (the time of a small search is mostly address translation misses).
+    small: u64,
+    /// Buckets used after [`SolverTable::grow`]: the whole table.
+    full: u64,
     generation: AtomicU64,
 }
 
@@ -160,21 +166,44 @@ fn prime_at_most(n: u64) -> u64 {
     (2..=n).rev().find(|&p| is_prime(p)).unwrap_or(2)
 }
 
+/// Buckets of a table in its small phase (4 MiB).
+const SMALL_BUCKETS: u64 = 1 << 18;
+/// Nodes searched in a table's small phase before it grows to its full size.
+const GROW_NODES: u64 = 1 << 18;
+
 impl SolverTable {
     /// A table of about `mb` MiB (at least 4 MiB: more than 2^17 buckets, which the key
     /// recovery needs).
     pub fn new(mb: usize) -> SolverTable {
-        let entries = (mb as u64 * (1 << 20) / 8).max(1 << 19);
-        let buckets = prime_at_most(entries / 2);
+        let entries = (mb as u64 * (1 << 20) / 8).max(2 * SMALL_BUCKETS);
+        let full = prime_at_most(entries / 2);
+        let small = prime_at_most(SMALL_BUCKETS);
         SolverTable {
-            slots: (0..2 * buckets).map(|_| AtomicU64::new(0)).collect(),
-            buckets,
+            slots: (0..2 * full).map(|_| AtomicU64::new(0)).collect(),
+            buckets: AtomicU64::new(small),
+            small,
+            full,
             generation: AtomicU64::new(1),
         }
     }
 
-    /// Forgets every entry: a new generation (a real clear when the numbers run out).
+    /// Forgets every entry: a new generation (a real clear when the numbers run out), and
+    /// the small phase again.
     pub fn forget(&self) {
+        self.next_generation();
+        self.buckets.store(self.small, Ordering::Relaxed);
+    }
+
+    /// Moves to the whole table (forgetting what the small phase knew).
+    pub fn grow(&self) {
+        if self.buckets.load(Ordering::Relaxed) != self.full {
+            self.next_generation();
+            self.buckets.store(self.full, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a new generation: every entry becomes stale.
+    fn next_generation(&self) {
         let next = self.generation.load(Ordering::Relaxed) + 1;
         if next == GENERATIONS {
             for slot in &self.slots {
@@ -189,7 +218,7 @@ impl SolverTable {
     /// The bucket's first slot and the part of the entry that must match for `key`.
     fn locate(&self, key: u64) -> (usize, u64) {
         let generation = self.generation.load(Ordering::Relaxed);
-        let index = 2 * (key % self.buckets) as usize;
+        let index = 2 * (key % self.buckets.load(Ordering::Relaxed)) as usize;
         (index, (key & KEY_MASK) | (generation << GENERATION_SHIFT))
     }
 
@@ -257,6 +286,8 @@ fn bounds_of(entry: u64) -> (i32, i32) {
 /// Connect Four's exact solver: a table and a node count.
 pub struct Connect4Solver {
     table: Arc<SolverTable>,
+    /// Nodes since the table was last forgotten (it grows after [`GROW_NODES`]).
+    fresh_nodes: u64,
     nodes: u64,
     limit: u64,
     aborted: bool,
@@ -272,6 +303,7 @@ impl Connect4Solver {
     pub fn with_table(table: Arc<SolverTable>) -> Connect4Solver {
         Connect4Solver {
             table,
+            fresh_nodes: 0,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
@@ -279,7 +311,7 @@ impl Connect4Solver {
     }
 
     /// The table's key of a position: shared with the mirror image early in the game.
-    fn table_key(board: &Board) -> u64 {
+    fn table_key(&self, board: &Board) -> u64 {
         let key = board.key();
         if board.moves <= MIRROR_PLIES {
             key.min(mirror(key))
@@ -332,6 +364,10 @@ impl Connect4Solver {
     fn negamax(&mut self, board: Board, mut alpha: i32, mut beta: i32) -> i32 {
         // Step 1. Count the node; stop when the budget is spent.
         self.nodes += 1;
+        self.fresh_nodes += 1;
+        if self.fresh_nodes == GROW_NODES {
+            self.table.grow();
+        }
         if self.nodes > self.limit {
             self.aborted = true;
             return alpha;
@@ -365,7 +401,7 @@ impl Connect4Solver {
         }
 
         // Step 4. Bounds from the table.
-        let key = Self::table_key(&board);
+        let key = self.table_key(&board);
         if let Some((lower, upper)) = self.table.probe(key) {
             if alpha < lower {
                 alpha = lower;
@@ -456,6 +492,7 @@ impl ExactSearch<Connect4> for Connect4Solver {
 
     fn forget(&mut self) {
         self.table.forget();
+        self.fresh_nodes = 0;
     }
 
     fn nodes(&self) -> u64 {
@@ -504,21 +541,25 @@ mod tests {
     fn prime_sizes() {
         assert_eq!(prime_at_most(10), 7);
         assert_eq!(prime_at_most(1 << 17), 131_071);
-        assert!(SolverTable::new(1).buckets > 1 << 17);
+        assert!(SolverTable::new(1).small > 1 << 17);
     }
 
     #[test]
     fn table_keeps_both_bounds_and_forgets() {
-        let table = SolverTable::new(1);
+        let table = SolverTable::new(16);
         let key = 12345;
         assert_eq!(table.probe(key), None);
         table.store(key, 2, NO_UPPER, 3);
         table.store(key, NO_LOWER, 5, 1);
         assert_eq!(table.probe(key), Some((2, 5)));
         // Same bucket, another key: no false hit.
-        assert_eq!(table.probe(key + table.buckets), None);
+        assert_eq!(table.probe(key + table.small), None);
         table.forget();
         assert_eq!(table.probe(key), None);
+        table.store(key, 1, 1, 0);
+        table.grow();
+        assert_eq!(table.probe(key), None);
+        assert!(table.buckets.load(Ordering::Relaxed) > SMALL_BUCKETS);
     }
 
     #[test]

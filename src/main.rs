@@ -112,6 +112,9 @@ enum Tool {
         /// Only win, draw or loss for each value, no distances (faster in Connect Four).
         #[arg(long, conflicts_with = "check")]
         weak: bool,
+        /// Threads solving the root moves side by side (Connect Four; a mirror image once).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
@@ -195,6 +198,7 @@ fn main() -> ExitCode {
             nodes,
             hash,
             weak,
+            threads,
         }) => {
             let options = SolveOptions {
                 fen,
@@ -205,6 +209,7 @@ fn main() -> ExitCode {
                 nodes,
                 hash_mb: hash,
                 weak,
+                threads,
             };
             let result =
                 solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());

@@ -127,6 +127,34 @@ fn solve_reports_values_and_best_moves() {
     let out = cutoff(&["--game", "connect4", "solve", "--moves", "4455443"]);
     assert!(out.lines().any(|l| l.starts_with("value ")), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), 7);
+    // Two threads, and the weak values: the same moves and signs.
+    let values = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("move ") || l.starts_with("value "))
+            .map(|l| l.to_string())
+            .collect()
+    };
+    let threaded = cutoff(&[
+        "--game",
+        "connect4",
+        "solve",
+        "--moves",
+        "4455443",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(values(&threaded), values(&out));
+    let weak = cutoff(&[
+        "--game", "connect4", "solve", "--moves", "4455443", "--weak",
+    ]);
+    let exact = values(&out);
+    let weak = values(&weak);
+    assert_eq!(exact.len(), weak.len());
+    for (exact, weak) in exact.iter().zip(&weak) {
+        // "move 3 loss in 7" reads "move 3 loss" when weak.
+        let word = exact.split(" in ").next().unwrap_or(exact);
+        assert_eq!(word, weak, "{exact} / {weak}");
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["--game", "gomoku", "solve"])
         .output()

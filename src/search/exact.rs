@@ -20,6 +20,19 @@ pub trait ExactSearch<G: Game>: Send {
         report: &mut dyn FnMut(Score, Score, u64),
     ) -> Option<Score>;
 
+    /// The values of several positions (the positions after each root move), in order, as
+    /// by [`ExactSearch::value`]; `report` also names the position (its index). A search
+    /// may spread them over threads; by default they are solved one after another.
+    fn values(
+        &mut self,
+        positions: &[G],
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(usize, Score, Score, u64),
+    ) -> Vec<Option<Score>> {
+        one_by_one(self, positions, weak, budget, report)
+    }
+
     /// Forgets everything learnt: the next search runs as if with a fresh table.
     fn forget(&mut self);
 
@@ -28,4 +41,20 @@ pub trait ExactSearch<G: Game>: Send {
 
     /// Starts counting nodes from zero.
     fn reset_nodes(&mut self);
+}
+
+/// [`ExactSearch::values`] one position after another.
+pub fn one_by_one<G: Game, S: ExactSearch<G> + ?Sized>(
+    search: &mut S,
+    positions: &[G],
+    weak: bool,
+    budget: Option<u64>,
+    report: &mut dyn FnMut(usize, Score, Score, u64),
+) -> Vec<Option<Score>> {
+    (0..positions.len())
+        .map(|index| {
+            let mut report = |lower, upper, nodes| report(index, lower, upper, nodes);
+            search.value(&positions[index], weak, budget, &mut report)
+        })
+        .collect()
 }

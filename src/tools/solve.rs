@@ -286,31 +286,87 @@ impl<G: Game> Solver<G> {
     ) -> Solution<G::Move> {
         let started = Instant::now();
         self.search.reset_nodes();
-        let value = self.value(root, started, progress);
         let mut moves = Vec::new();
-        if with_moves && root.outcome().is_none() {
+        let value = if with_moves && root.outcome().is_none() {
+            // Step 1. Every move's value (the game's search may spread them over threads).
             let mut list = MoveList::new();
             root.generate_moves(&mut list);
-            let mut child = root.clone();
-            for mv in list {
-                child.make_move(mv);
-                // The child's value counts plies from the child: one more from here.
-                let value = self.value(&child, started, progress).map(|v| {
-                    if is_mate(v) {
-                        -v - (-v).signum()
-                    } else {
-                        -v
-                    }
-                });
-                child.unmake_move(mv);
-                moves.push(MoveValue { mv, value });
+            let children: Vec<G> = list
+                .iter()
+                .map(|&mv| {
+                    let mut child = root.clone();
+                    child.make_move(mv);
+                    child
+                })
+                .collect();
+            let values = self.values(&children, started, progress);
+            moves = list
+                .iter()
+                .zip(values)
+                .map(|(&mv, value)| MoveValue {
+                    mv,
+                    value: value.map(from_child),
+                })
+                .collect();
+            // Step 2. The position's value is the best move's; only when a move's value is
+            // unknown (the budget ran out), the position is searched itself.
+            if moves.iter().all(|m| m.value.is_some()) {
+                moves.iter().filter_map(|m| m.value).max()
+            } else {
+                self.value(root, started, progress)
             }
-        }
+        } else {
+            self.value(root, started, progress)
+        };
         Solution {
             value,
             moves,
             nodes: self.search.nodes(),
             elapsed: started.elapsed(),
+        }
+    }
+
+    /// The values of `positions` (each from its own side to move's view), as by
+    /// [`Solver::value`].
+    fn values(
+        &mut self,
+        positions: &[G],
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Vec<Option<Score>> {
+        let open: Vec<G> = positions
+            .iter()
+            .filter(|p| p.outcome().is_none())
+            .cloned()
+            .collect();
+        // Progress in the root's view: the bounds of the move being solved.
+        let mut report = |_, lower, upper, nodes| {
+            progress(&SolveProgress {
+                lower: from_child(upper),
+                upper: from_child(lower),
+                nodes,
+                elapsed: started.elapsed(),
+            })
+        };
+        let mut values = self
+            .search
+            .values(&open, self.weak, self.budget, &mut report)
+            .into_iter();
+        positions
+            .iter()
+            .map(|p| match p.outcome() {
+                Some(outcome) => Some(outcome_score(outcome, 0)),
+                None => values.next().flatten().map(|v| self.shown(v)),
+            })
+            .collect()
+    }
+
+    /// A value as reported: only its sign when weak.
+    fn shown(&self, value: Score) -> Score {
+        if self.weak {
+            value.signum()
+        } else {
+            value
         }
     }
 
@@ -335,7 +391,16 @@ impl<G: Game> Solver<G> {
             })
         };
         let value = search.value(root, self.weak, self.budget, &mut report)?;
-        Some(if self.weak { value.signum() } else { value })
+        Some(self.shown(value))
+    }
+}
+
+/// A child's value in the parent's view: negated, and a win or loss one ply further.
+fn from_child(value: Score) -> Score {
+    if is_mate(value) {
+        -value - (-value).signum()
+    } else {
+        -value
     }
 }
 
@@ -358,6 +423,8 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// Only win, draw or loss for each value (no distances).
     pub weak: bool,
+    /// Threads for the values of the root moves (Connect Four; the others use one).
+    pub threads: usize,
 }
 
 /// Runs the `solve` command for `kind`, writing its report to `out` and progress lines to
@@ -382,7 +449,9 @@ pub fn run_command(
     );
     match kind {
         GameKind::Connect4 => {
-            let solver = Solver::with_search(Box::new(Connect4Solver::new(hash)));
+            let mut search = Connect4Solver::new(hash);
+            search.threads = options.threads.max(1);
+            let solver = Solver::with_search(Box::new(search));
             run_for::<Connect4>(&(), solver, options, out, progress)
         }
         GameKind::TicTacToe => {

@@ -20,10 +20,11 @@
 //!   forgetting the table is a counter increment; mirror images share entries;
 //! - moves ordered by the number of winning cells they create, then centre first.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
+use crate::search::exact::one_by_one;
 use crate::search::score::{outcome_score, MATE};
 use crate::search::{ExactSearch, Game, Score};
 
@@ -285,6 +286,8 @@ fn bounds_of(entry: u64) -> (i32, i32) {
 
 /// Connect Four's exact solver: a table and a node count.
 pub struct Connect4Solver {
+    /// Threads for [`ExactSearch::values`] (the root moves), sharing the table.
+    pub threads: usize,
     table: Arc<SolverTable>,
     /// Nodes since the table was last forgotten (it grows after [`GROW_NODES`]).
     fresh_nodes: u64,
@@ -302,6 +305,7 @@ impl Connect4Solver {
     /// A solver on a table that other solvers (threads) may share.
     pub fn with_table(table: Arc<SolverTable>) -> Connect4Solver {
         Connect4Solver {
+            threads: 1,
             table,
             fresh_nodes: 0,
             nodes: 0,
@@ -490,6 +494,82 @@ impl ExactSearch<Connect4> for Connect4Solver {
         Some(score_of(score, moves))
     }
 
+    /// With several threads: the positions are shared out (largest work first: the middle
+    /// of the list, the centre columns at the root), each thread on the one table, and a
+    /// mirror image of a position already in the list is not searched again. The budget
+    /// counts per thread.
+    fn values(
+        &mut self,
+        positions: &[Connect4],
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(usize, Score, Score, u64),
+    ) -> Vec<Option<Score>> {
+        if self.threads <= 1 {
+            return one_by_one(self, positions, weak, budget, report);
+        }
+        // Step 1. One search per shape, middle of the list first.
+        let shapes: Vec<u64> = positions
+            .iter()
+            .map(|p| {
+                let key = Board::of(p).key();
+                key.min(mirror(key))
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..positions.len())
+            .filter(|&i| !shapes[..i].contains(&shapes[i]))
+            .collect();
+        let middle = positions.len() as i64 - 1;
+        order.sort_by_key(|&i| (2 * i as i64 - middle).abs());
+
+        // Step 2. Threads take the next position until none is left; this thread relays
+        // their progress and results.
+        enum Event {
+            Progress(usize, Score, Score, u64),
+            Done(usize, Option<Score>, u64),
+        }
+        let next = AtomicUsize::new(0);
+        let mut values = vec![None; positions.len()];
+        let (sender, receiver) = mpsc::channel();
+        std::thread::scope(|scope| {
+            for _ in 0..self.threads {
+                let sender = sender.clone();
+                let (table, order, next) = (Arc::clone(&self.table), &order, &next);
+                scope.spawn(move || {
+                    let mut worker = Connect4Solver::with_table(table);
+                    while let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let before = worker.nodes;
+                        let mut report = |lower, upper, nodes| {
+                            let _ = sender.send(Event::Progress(index, lower, upper, nodes));
+                        };
+                        let value = worker.value(&positions[index], weak, budget, &mut report);
+                        let _ = sender.send(Event::Done(index, value, worker.nodes - before));
+                    }
+                });
+            }
+            drop(sender);
+            for event in receiver {
+                match event {
+                    Event::Progress(index, lower, upper, nodes) => {
+                        report(index, lower, upper, self.nodes + nodes);
+                    }
+                    Event::Done(index, value, nodes) => {
+                        values[index] = value;
+                        self.nodes += nodes;
+                    }
+                }
+            }
+        });
+
+        // Step 3. Mirror images share the value of the one searched.
+        for index in 0..positions.len() {
+            if let Some(first) = shapes.iter().position(|&s| s == shapes[index]) {
+                values[index] = values[first];
+            }
+        }
+        values
+    }
+
     fn forget(&mut self) {
         self.table.forget();
         self.fresh_nodes = 0;
@@ -580,6 +660,28 @@ mod tests {
             assert_eq!(weak.map(i32::signum), Some(expected.signum()));
             checked += 1;
         }
+    }
+
+    #[test]
+    fn threads_agree_with_one_thread_and_mirrors_share() {
+        let mut rng = XorShift(99);
+        let mut positions = Vec::new();
+        while positions.len() < 6 {
+            if let Some(game) = random_position(&mut rng, 24) {
+                positions.push(game);
+            }
+        }
+        positions.push(Connect4::from_moves("4411223").expect("valid"));
+        positions.push(Connect4::from_moves("4477665").expect("valid"));
+        let mut one = Connect4Solver::new(4);
+        let expected = one.values(&positions, false, None, &mut |_, _, _, _| {});
+        let mut two = Connect4Solver::new(4);
+        two.threads = 2;
+        let mut reports = 0;
+        let values = two.values(&positions, false, None, &mut |_, _, _, _| reports += 1);
+        assert_eq!(values, expected);
+        assert!(values.iter().all(Option::is_some));
+        assert!(reports > 0 && two.nodes() > 0);
     }
 
     #[test]

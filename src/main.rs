@@ -109,6 +109,12 @@ enum Tool {
         /// Transposition table size in MiB (a fresh table for each position).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Only win, draw or loss for each value, no distances (faster in Connect Four).
+        #[arg(long, conflicts_with = "check")]
+        weak: bool,
+        /// Threads solving the root moves side by side (Connect Four; a mirror image once).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
@@ -191,6 +197,8 @@ fn main() -> ExitCode {
             limit,
             nodes,
             hash,
+            weak,
+            threads,
         }) => {
             let options = SolveOptions {
                 fen,
@@ -200,6 +208,8 @@ fn main() -> ExitCode {
                 limit,
                 nodes,
                 hash_mb: hash,
+                weak,
+                threads,
             };
             let result =
                 solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());

@@ -17,7 +17,7 @@
 
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
-    File, Piece, Rank, Square,
+    Piece, Rank,
 };
 
 use super::weights::WEIGHTS;
@@ -67,8 +67,12 @@ pub const KING_ATTACKERS: usize = KING_ZONE_ATTACKS + 4;
 /// Safe checks (squares giving check, not attacked by the enemy) per knight, bishop, rook,
 /// queen.
 pub const SAFE_CHECKS: usize = KING_ATTACKERS + 8;
+/// Against a bare king, with at least a rook's worth of pieces: the lone king's distance
+/// from the centre (0..=6) and the closeness of the kings (14 minus their Manhattan
+/// distance), so that the search drives the king to the edge for mate.
+pub const MOP_UP: usize = SAFE_CHECKS + 4;
 /// The side to move.
-pub const TEMPO: usize = SAFE_CHECKS + 4;
+pub const TEMPO: usize = MOP_UP + 2;
 /// Number of weights.
 pub const NUM_WEIGHTS: usize = TEMPO + 1;
 
@@ -95,7 +99,7 @@ const fn section(name: &'static str, start: usize, len: usize, row: usize) -> Se
 }
 
 /// The layout of [`Weights`], in order, covering every index once.
-pub const SECTIONS: [Section; 24] = [
+pub const SECTIONS: [Section; 25] = [
     section(
         "material: pawn, knight, bishop, rook, queen",
         MATERIAL,
@@ -138,6 +142,12 @@ pub const SECTIONS: [Section; 24] = [
         SAFE_CHECKS,
         4,
         4,
+    ),
+    section(
+        "mop-up: lone king from the centre, kings close",
+        MOP_UP,
+        2,
+        2,
     ),
     section("tempo", TEMPO, 1, 1),
 ];
@@ -195,13 +205,39 @@ fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
     })
 }
 
-/// The squares strictly in front of `rank` from `color`'s view, on all files.
-fn ranks_ahead(color: Color, rank: usize) -> BitBoard {
+/// `b` and every square north of it.
+fn north_fill(b: u64) -> u64 {
+    let b = b | b << 8;
+    let b = b | b << 16;
+    b | b << 32
+}
+
+/// `b` and every square south of it.
+fn south_fill(b: u64) -> u64 {
+    let b = b | b >> 8;
+    let b = b | b >> 16;
+    b | b >> 32
+}
+
+/// `b` and every square ahead of it from `color`'s view.
+fn front_fill(b: u64, color: Color) -> u64 {
     match color {
-        Color::White if rank >= 7 => BitBoard::EMPTY,
-        Color::White => BitBoard(!0u64 << (8 * (rank + 1))),
-        Color::Black => BitBoard((1u64 << (8 * rank)) - 1),
+        Color::White => north_fill(b),
+        Color::Black => south_fill(b),
     }
+}
+
+/// `b` moved one rank forward from `color`'s view.
+fn forward(b: u64, color: Color) -> u64 {
+    match color {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    }
+}
+
+/// `b` moved one file to each side.
+fn sideways(b: u64) -> u64 {
+    ((b & !FILE_A) >> 1) | ((b & !FILE_H) << 1)
 }
 
 /// What the first pass learns about one side's attacks.
@@ -280,49 +316,54 @@ fn structure<C: Collector>(board: &Board, color: Color, out: &mut C) {
         }
     }
 
-    // Pawn structure: doubled and isolated pawns per file; passed and backward pawns.
-    for file in File::ALL {
-        let on_file = (our_pawns & file.bitboard()).len() as i32;
-        if on_file == 0 {
-            continue;
-        }
-        if on_file > 1 {
-            out.add(DOUBLED_PAWN, on_file - 1);
-        }
-        if (our_pawns & file.adjacent()).is_empty() {
-            out.add(ISOLATED_PAWN, on_file);
-        }
+    pawn_structure(color, our_pawns, their_pawns, out);
+    king_cover(board, color, our_pawns, out);
+}
+
+/// Doubled, isolated, backward and passed pawns of `color`, set-wise.
+fn pawn_structure<C: Collector>(color: Color, ours: BitBoard, theirs: BitBoard, out: &mut C) {
+    let (p, t) = (ours.0, theirs.0);
+    let files = south_fill(north_fill(p));
+    // Doubled: pawns beyond the first of each file.
+    let doubled = ours.len() as i32 - (files & 0xff).count_ones() as i32;
+    if doubled > 0 {
+        out.add(DOUBLED_PAWN, doubled);
     }
-    let their_pawn_attacks = pawn_attacks(their_pawns, !color);
-    for square in our_pawns {
+    // Isolated: no own pawn on a neighbouring file.
+    let neighbour_files = sideways(files);
+    let isolated = (p & !neighbour_files).count_ones() as i32;
+    if isolated > 0 {
+        out.add(ISOLATED_PAWN, isolated);
+    }
+    // Backward: neighbours exist but are all ahead, and an enemy pawn guards the stop
+    // square.
+    let their_attacks = pawn_attacks(theirs, !color).0;
+    let support = front_fill(sideways(p), color);
+    let stop_attacked = forward(their_attacks, !color);
+    let backward = (p & neighbour_files & !support & stop_attacked).count_ones() as i32;
+    if backward > 0 {
+        out.add(BACKWARD_PAWN, backward);
+    }
+    // Passed: no enemy pawn ahead on the file or the neighbouring files, and no own pawn
+    // ahead on the file.
+    let their_front = front_fill(forward(t, !color), !color);
+    let own_front = front_fill(forward(p, !color), !color);
+    let blockers = their_front | sideways(their_front);
+    let mut passed = BitBoard(p & !blockers & !own_front);
+    while let Some(square) = passed.next_square() {
+        passed ^= square.bitboard();
         let rank = square.rank() as usize;
         let relative = if color == Color::White {
             rank
         } else {
             7 - rank
         };
-        let ahead = ranks_ahead(color, rank);
-        let file = square.file();
-        let span = ahead & (file.bitboard() | file.adjacent());
-        let blocked_by_own = !(ahead & file.bitboard() & our_pawns).is_empty();
-        if (span & their_pawns).is_empty() && !blocked_by_own {
-            out.add(PASSED_PAWN + relative, 1);
-        }
-        let neighbours = our_pawns & file.adjacent();
-        if !neighbours.is_empty() && relative < 7 {
-            let stop = if color == Color::White {
-                square as usize + 8
-            } else {
-                square as usize - 8
-            };
-            let level_or_behind = neighbours & !ahead;
-            if level_or_behind.is_empty() && their_pawn_attacks.has(Square::index(stop)) {
-                out.add(BACKWARD_PAWN, 1);
-            }
-        }
+        out.add(PASSED_PAWN + relative, 1);
     }
+}
 
-    // The own king's pawn shield and the open files around it.
+/// The pawn shield of `color`'s king and the open files around it.
+fn king_cover<C: Collector>(board: &Board, color: Color, our_pawns: BitBoard, out: &mut C) {
     let king = board.king(color);
     let king_files = king.file().bitboard() | king.file().adjacent();
     let rank = king.rank() as i32;
@@ -336,13 +377,8 @@ fn structure<C: Collector>(board: &Board, color: Color, out: &mut C) {
             }
         }
     }
-    let open = File::ALL
-        .iter()
-        .filter(|file| {
-            let bb = file.bitboard();
-            !(bb & king_files).is_empty() && (our_pawns & bb).is_empty()
-        })
-        .count() as i32;
+    let pawn_files = south_fill(north_fill(our_pawns.0));
+    let open = (king_files.0 & !pawn_files & 0xff).count_ones() as i32;
     if open > 0 {
         out.add(KING_OPEN_FILE, open);
     }
@@ -377,6 +413,20 @@ fn safe_checks<C: Collector>(
     }
 }
 
+/// Mop-up of `color` against a bare enemy king, when it has at least a rook's worth of
+/// pieces.
+fn mop_up<C: Collector>(board: &Board, color: Color, out: &mut C) {
+    if board.colors(!color).len() != 1 || non_pawn_material(board, color) < 500 {
+        return;
+    }
+    let (theirs, ours) = (board.king(!color), board.king(color));
+    let (file, rank) = (theirs.file() as i32, theirs.rank() as i32);
+    let centre = (3 - file).max(file - 4) + (3 - rank).max(rank - 4);
+    let distance = (file - ours.file() as i32).abs() + (rank - ours.rank() as i32).abs();
+    out.add(MOP_UP, centre);
+    out.add(MOP_UP + 1, 14 - distance);
+}
+
 /// Collects every feature of White into `white` and of Black into `black`; returns the
 /// game phase (0..=24).
 fn collect<C: Collector>(board: &Board, white: &mut C, black: &mut C) -> i32 {
@@ -387,6 +437,8 @@ fn collect<C: Collector>(board: &Board, white: &mut C, black: &mut C) -> i32 {
     structure(board, Color::Black, black);
     safe_checks(board, Color::White, white, &attacks[0], &attacks[1]);
     safe_checks(board, Color::Black, black, &attacks[1], &attacks[0]);
+    mop_up(board, Color::White, white);
+    mop_up(board, Color::Black, black);
     match board.side_to_move() {
         Color::White => white.add(TEMPO, 1),
         Color::Black => black.add(TEMPO, 1),
@@ -527,6 +579,77 @@ pub fn trace(board: &Board, weights: &Weights) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cozy_chess::{File, Square};
+
+    /// The squares strictly in front of `rank` from `color`'s view, on all files.
+    fn ranks_ahead(color: Color, rank: usize) -> BitBoard {
+        match color {
+            Color::White if rank >= 7 => BitBoard::EMPTY,
+            Color::White => BitBoard(!0u64 << (8 * (rank + 1))),
+            Color::Black => BitBoard((1u64 << (8 * rank)) - 1),
+        }
+    }
+
+    /// The former per-file and per-pawn loops of the pawn structure and the king's open
+    /// files, kept to check the set-wise version.
+    fn structure_by_loops<C: Collector>(board: &Board, color: Color, out: &mut C) {
+        let our_pawns = board.colored_pieces(color, Piece::Pawn);
+        let their_pawns = board.colored_pieces(!color, Piece::Pawn);
+        for file in File::ALL {
+            let on_file = (our_pawns & file.bitboard()).len() as i32;
+            if on_file == 0 {
+                continue;
+            }
+            if on_file > 1 {
+                out.add(DOUBLED_PAWN, on_file - 1);
+            }
+            if (our_pawns & file.adjacent()).is_empty() {
+                out.add(ISOLATED_PAWN, on_file);
+            }
+        }
+        let their_pawn_attacks = pawn_attacks(their_pawns, !color);
+        for square in our_pawns {
+            let rank = square.rank() as usize;
+            let relative = if color == Color::White {
+                rank
+            } else {
+                7 - rank
+            };
+            let ahead = ranks_ahead(color, rank);
+            let file = square.file();
+            let span = ahead & (file.bitboard() | file.adjacent());
+            let blocked_by_own = !(ahead & file.bitboard() & our_pawns).is_empty();
+            if (span & their_pawns).is_empty() && !blocked_by_own {
+                out.add(PASSED_PAWN + relative, 1);
+            }
+            let neighbours = our_pawns & file.adjacent();
+            if !neighbours.is_empty() && relative < 7 {
+                let stop = if color == Color::White {
+                    square as usize + 8
+                } else {
+                    square as usize - 8
+                };
+                let level_or_behind = neighbours & !ahead;
+                if level_or_behind.is_empty() && their_pawn_attacks.has(Square::index(stop)) {
+                    out.add(BACKWARD_PAWN, 1);
+                }
+            }
+        }
+
+        // The open files around the own king (the shield is not checked here).
+        let king = board.king(color);
+        let king_files = king.file().bitboard() | king.file().adjacent();
+        let open = File::ALL
+            .iter()
+            .filter(|file| {
+                let bb = file.bitboard();
+                !(bb & king_files).is_empty() && (our_pawns & bb).is_empty()
+            })
+            .count() as i32;
+        if open > 0 {
+            out.add(KING_OPEN_FILE, open);
+        }
+    }
 
     #[test]
     fn sections_cover_every_weight_once() {
@@ -579,6 +702,43 @@ mod tests {
     }
 
     #[test]
+    fn set_wise_pawn_structure_matches_the_loops() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = 0;
+        for _ in 0..200 {
+            let mut board = Board::default();
+            for _ in 0..120 {
+                let mut moves = Vec::new();
+                board.generate_moves(|m| {
+                    moves.extend(m);
+                    false
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                board.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+                for color in [Color::White, Color::Black] {
+                    let mut fast = Counts(vec![0; NUM_WEIGHTS]);
+                    let ours = board.colored_pieces(color, Piece::Pawn);
+                    let theirs = board.colored_pieces(!color, Piece::Pawn);
+                    pawn_structure(color, ours, theirs, &mut fast);
+                    king_cover(&board, color, ours, &mut fast);
+                    fast.0[PAWN_SHIELD] = 0;
+                    fast.0[PAWN_SHIELD + 1] = 0;
+                    let mut slow = Counts(vec![0; NUM_WEIGHTS]);
+                    structure_by_loops(&board, color, &mut slow);
+                    assert_eq!(fast.0, slow.0, "{board} {color:?}");
+                }
+                positions += 1;
+            }
+        }
+        assert!(positions > 10_000);
+    }
+
+    #[test]
     fn pawn_features() {
         let count = |fen: &str, index: usize| {
             let board: Board = fen.parse().expect("test FEN");
@@ -607,6 +767,11 @@ mod tests {
         );
         // Safe checks: a white knight can check from f6 or d6 (unguarded).
         assert_eq!(count("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", SAFE_CHECKS), 2);
+        // Mop-up against a bare king: edge distance and king closeness.
+        assert_eq!(count("7k/8/8/8/8/8/8/R3K3 w - - 0 1", MOP_UP), 6);
+        assert_eq!(count("7k/8/8/8/8/8/8/R3K3 w - - 0 1", MOP_UP + 1), 4);
+        assert_eq!(count("8/8/8/3k4/8/8/8/R3K3 w - - 0 1", MOP_UP), 0);
+        assert_eq!(count("7k/8/8/8/8/8/8/N3K3 w - - 0 1", MOP_UP), 0);
         // Isolated and doubled.
         assert_eq!(count("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1", ISOLATED_PAWN), 2);
         assert_eq!(count("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1", DOUBLED_PAWN), 1);

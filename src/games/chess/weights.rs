@@ -108,6 +108,8 @@ pub static WEIGHTS: Weights = [
     S(  30,    0), S(  45,    0), S(  60,    0), S(  70,    0),
     // safe checks by knight, bishop, rook, queen
     S(  20,    5), S(  15,    5), S(  25,    5), S(  20,    5),
+    // mop-up: lone king from the centre, kings close
+    S(   0,   10), S(   0,    4),
     // tempo
     S(  10,   10),
 ];

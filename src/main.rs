@@ -153,6 +153,12 @@ enum Tool {
         /// Threads for the gradient.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// L2 penalty per squared centipawn of distance from the current weights.
+        #[arg(long, default_value_t = 0.0)]
+        regularization: f64,
+        /// Fraction of the positions (the last ones: whole games) held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        holdout: f64,
         /// Write the weights here (e.g. src/games/chess/weights.rs) instead of stdout.
         #[arg(long)]
         out: Option<String>,
@@ -258,6 +264,8 @@ fn main() -> ExitCode {
             iterations,
             learning_rate,
             threads,
+            regularization,
+            holdout,
             out,
         }) => {
             let settings = TuneSettings {
@@ -265,6 +273,8 @@ fn main() -> ExitCode {
                 learning_rate,
                 threads,
                 report_every: 50,
+                regularization,
+                holdout,
             };
             report(run_tune(&data, &settings, out.as_deref()))
         }
@@ -382,22 +392,31 @@ fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<()
     let text = std::fs::read_to_string(data).map_err(|e| format!("cannot read {data}: {e}"))?;
     let result = tune::run(&text, &WEIGHTS, settings, &mut io::stderr())?;
     let note = format!(
-        "Tuned on {} positions of `{data}` ({} iterations, learning rate {}): K = {:.4},\n\
-         mean squared error {:.6} -> {:.6}.",
+        "Tuned on {} positions of `{data}` ({} iterations, learning rate {},\n\
+         regularization {}): K = {:.4}, mean squared error {:.6} -> {:.6};\n\
+         on {} held-out positions {:.6} -> {:.6}.",
         result.positions,
         settings.iterations,
         settings.learning_rate,
+        settings.regularization,
         result.k,
         result.error_before,
-        result.error_after
+        result.error_after,
+        result.validation_positions,
+        result.validation_before,
+        result.validation_after
     );
     let source = tune::weights_source(&result.weights, &note);
     match out {
         Some(path) => {
             std::fs::write(path, source).map_err(|e| format!("cannot write {path}: {e}"))?;
             println!(
-                "K {:.4} error {:.6} -> {:.6}, weights written to {path}",
-                result.k, result.error_before, result.error_after
+                "K {:.4} error {:.6} -> {:.6} (held out {:.6} -> {:.6}), weights written to {path}",
+                result.k,
+                result.error_before,
+                result.error_after,
+                result.validation_before,
+                result.validation_after
             );
         }
         None => print!("{source}"),

@@ -9,7 +9,10 @@
 //! 1. fits the scale `K` of the sigmoid `σ(e) = 1 / (1 + 10^(-K·e/400))` to the current
 //!    weights (golden-section search on the mean squared error),
 //! 2. minimises the mean squared error of `σ(eval)` against the results over every weight,
-//!    full-batch gradient descent with Adam, in `f64`,
+//!    plus an optional L2 penalty `λ·Σ(w − w₀)²` pulling weights towards their starting
+//!    values (rare features then move only as far as the data supports), full-batch
+//!    gradient descent with Adam, in `f64`; the last positions of the file (whole games,
+//!    as `datagen` writes them in game order) can be held out to measure over-fitting,
 //! 3. writes the rounded weights as Rust source (the format of
 //!    `src/games/chess/weights.rs`).
 
@@ -202,6 +205,10 @@ pub struct TuneSettings {
     pub threads: usize,
     /// Report the error every this many iterations (0: never).
     pub report_every: usize,
+    /// L2 penalty per squared centipawn of distance from the starting weights.
+    pub regularization: f64,
+    /// Fraction of the positions (the last ones) held out for validation.
+    pub holdout: f64,
 }
 
 /// Minimises the error from `params` with Adam; logs progress to `log`. Returns the tuned
@@ -214,10 +221,16 @@ pub fn optimise(
     log: &mut dyn Write,
 ) -> Vec<f64> {
     let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let start = params.clone();
     let mut m = vec![0.0; params.len()];
     let mut v = vec![0.0; params.len()];
     for step in 1..=settings.iterations {
-        let g = gradient(entries, &params, k, settings.threads);
+        let mut g = gradient(entries, &params, k, settings.threads);
+        if settings.regularization > 0.0 {
+            for ((g, p), p0) in g.iter_mut().zip(&params).zip(&start) {
+                *g += 2.0 * settings.regularization * (p - p0);
+            }
+        }
         let correction1 = 1.0 - beta1.powi(step as i32);
         let correction2 = 1.0 - beta2.powi(step as i32);
         for i in 0..params.len() {
@@ -286,6 +299,12 @@ pub struct TuneReport {
     pub error_before: f64,
     /// Error of the tuned (rounded) weights.
     pub error_after: f64,
+    /// Positions held out.
+    pub validation_positions: usize,
+    /// Error of the starting weights on the held-out positions.
+    pub validation_before: f64,
+    /// Error of the tuned weights on the held-out positions.
+    pub validation_after: f64,
     /// The tuned weights.
     pub weights: Weights,
 }
@@ -304,20 +323,34 @@ pub fn run(
         ));
     }
     let _ = writeln!(log, "{} positions ({skipped} lines skipped)", entries.len());
+    let held = ((entries.len() as f64 * settings.holdout.clamp(0.0, 0.9)) as usize)
+        .min(entries.len().saturating_sub(1));
+    let (train, validation) = entries.split_at(entries.len() - held);
     let params = to_params(start);
-    let k = fit_k(&entries, &params);
-    let error_before = error(&entries, &params, k);
-    let _ = writeln!(log, "K = {k:.4}, error {error_before:.6}");
-    let tuned = optimise(&entries, params, k, settings, log);
+    let k = fit_k(train, &params);
+    let error_before = error(train, &params, k);
+    let validation_before = error(validation, &params, k);
+    let _ = writeln!(
+        log,
+        "K = {k:.4}, error {error_before:.6}, validation error {validation_before:.6} ({held} positions)"
+    );
+    let tuned = optimise(train, params, k, settings, log);
     let weights = to_weights(&tuned);
-    let error_after = error(&entries, &to_params(&weights), k);
-    let _ = writeln!(log, "tuned: error {error_before:.6} -> {error_after:.6}");
+    let error_after = error(train, &to_params(&weights), k);
+    let validation_after = error(validation, &to_params(&weights), k);
+    let _ = writeln!(
+        log,
+        "tuned: error {error_before:.6} -> {error_after:.6}, validation {validation_before:.6} -> {validation_after:.6}"
+    );
     Ok(TuneReport {
-        positions: entries.len(),
+        positions: train.len(),
         skipped,
         k,
         error_before,
         error_after,
+        validation_positions: held,
+        validation_before,
+        validation_after,
         weights,
     })
 }
@@ -361,6 +394,8 @@ mod tests {
             learning_rate: 2.0,
             threads: 2,
             report_every: 0,
+            regularization: 0.0,
+            holdout: 0.0,
         }
     }
 

@@ -702,7 +702,7 @@ mod tests {
     }
 
     #[test]
-    fn set_wise_pawn_structure_matches_the_loops() {
+    fn set_wise_pawn_structure_matches_the_loops_and_traces_match_on_random_games() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut positions = 0;
         for _ in 0..200 {
@@ -732,6 +732,14 @@ mod tests {
                     structure_by_loops(&board, color, &mut slow);
                     assert_eq!(fast.0, slow.0, "{board} {color:?}");
                 }
+                // The trace reproduces the evaluation everywhere, not only on the samples.
+                let white = trace(&board, &WEIGHTS).evaluate(&WEIGHTS);
+                let white = white.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                let relative = match board.side_to_move() {
+                    Color::White => white,
+                    Color::Black => -white,
+                };
+                assert_eq!(evaluate_board(&board), relative, "{board}");
                 positions += 1;
             }
         }

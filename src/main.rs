@@ -268,6 +268,12 @@ fn main() -> ExitCode {
             holdout,
             out,
         }) => {
+            if cli.game != GameKind::Chess {
+                return report(Err(format!(
+                    "tune tunes the chess evaluation only, not {}",
+                    cli.game
+                )));
+            }
             let settings = TuneSettings {
                 iterations,
                 learning_rate,
@@ -287,6 +293,9 @@ fn main() -> ExitCode {
             book,
             out,
         }) => {
+            if cli.game != GameKind::Chess {
+                return report(Err(format!("datagen plays chess only, not {}", cli.game)));
+            }
             let options = DatagenOptions {
                 games,
                 nodes,

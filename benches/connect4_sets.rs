@@ -1,16 +1,18 @@
-//! Solves Connect Four test sets (Pascal Pons' format) with the engine's search and checks
-//! every exact score; prints mean time and nodes per position.
+//! Solves Connect Four test sets (Pascal Pons' format) and checks every exact score, with
+//! the game's own solver and with the engine's generic search; prints mean time and nodes
+//! per position (a fresh table for each).
 //!
 //! `cargo bench --bench connect4_sets [-- SET...]` (default: Test_L2_R1), reading the sets
 //! from `../shared/data/connect4/`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use cutoff::games::connect4::solver::Connect4Solver;
 use cutoff::games::connect4::Connect4;
-use cutoff::search::{Limits, ScoreReport, SearchControl, Searcher, TranspositionTable};
+use cutoff::search::ScoreReport;
 use cutoff::tools::connect4_sets::TestPosition;
+use cutoff::tools::solve::Solver;
 
 fn main() {
     let sets: Vec<String> = std::env::args()
@@ -23,48 +25,52 @@ fn main() {
         sets
     };
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
-    let tt = Arc::new(TranspositionTable::new(64));
     for set in sets {
         let path = dir.join(&set);
         let Ok(text) = std::fs::read_to_string(&path) else {
             println!("SKIPPED: {} not found", path.display());
             continue;
         };
-        let (mut count, mut wrong, mut nodes) = (0u64, 0u64, 0u64);
-        let mut time = Duration::ZERO;
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let Ok(test) = TestPosition::parse(line) else {
-                println!("bad line: {line}");
-                continue;
-            };
-            tt.clear();
-            let mut searcher = Searcher::<Connect4>::new(Arc::clone(&tt));
-            let control = Arc::new(SearchControl::new(Instant::now(), false));
-            let started = Instant::now();
-            let result = searcher.run(
-                &test.position,
-                &Limits::depth(test.remaining_plies()),
-                &[],
-                control,
-                &mut |_| {},
-            );
-            time += started.elapsed();
-            nodes += result.nodes;
-            count += 1;
-            if ScoreReport::from_score(result.score) != test.expected_report() {
-                wrong += 1;
-                println!(
-                    "WRONG: {line} -> {:?}",
-                    ScoreReport::from_score(result.score)
-                );
+        let tests: Vec<TestPosition> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .filter_map(|line| {
+                let parsed = TestPosition::parse(line);
+                if parsed.is_err() {
+                    println!("bad line: {line}");
+                }
+                parsed.ok()
+            })
+            .collect();
+        let solvers = [
+            (
+                "solver",
+                Solver::with_search(Box::new(Connect4Solver::new(64))),
+            ),
+            ("core", Solver::<Connect4>::new(64)),
+        ];
+        for (name, mut solver) in solvers {
+            let (mut wrong, mut nodes) = (0u64, 0u64);
+            let mut time = Duration::ZERO;
+            for test in &tests {
+                solver.forget();
+                let solution = solver.solve(&test.position, false, &mut |_| {});
+                time += solution.elapsed;
+                nodes += solution.nodes;
+                let report = solution.value.map(ScoreReport::from_score);
+                if report != Some(test.expected_report()) {
+                    wrong += 1;
+                    println!("WRONG: {} {} -> {report:?}", test.moves, test.score);
+                }
             }
+            let n = tests.len().max(1) as u64;
+            println!(
+                "{set} ({name}): {} positions, {wrong} wrong, mean time {:.3} ms, mean nodes {}, {:.0} positions/s",
+                tests.len(),
+                time.as_secs_f64() * 1000.0 / n as f64,
+                nodes / n,
+                tests.len() as f64 / time.as_secs_f64().max(1e-9)
+            );
         }
-        let n = count.max(1);
-        println!(
-            "{set}: {count} positions, {wrong} wrong, mean time {:.3} ms, mean nodes {}, {:.0} positions/s",
-            time.as_secs_f64() * 1000.0 / n as f64,
-            nodes / n,
-            count as f64 / time.as_secs_f64().max(1e-9)
-        );
     }
 }

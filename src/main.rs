@@ -111,6 +111,12 @@ enum Tool {
         /// Transposition table size in MiB (a fresh table for each position).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Only win, draw or loss for each value, no distances (faster in Connect Four).
+        #[arg(long, conflicts_with = "check")]
+        weak: bool,
+        /// Threads solving the root moves side by side (Connect Four; a mirror image once).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Chess self-play at a fixed node count per move, writing quiet positions labelled
     /// with the game result (`FEN;result`, result 1.0/0.5/0.0 for White) for `tune`.
@@ -244,6 +250,8 @@ fn main() -> ExitCode {
             limit,
             nodes,
             hash,
+            weak,
+            threads,
         }) => {
             let options = SolveOptions {
                 fen,
@@ -253,6 +261,8 @@ fn main() -> ExitCode {
                 limit,
                 nodes,
                 hash_mb: hash,
+                weak,
+                threads,
             };
             let result =
                 solve::run_command(cli.game, &options, &mut io::stdout(), &mut io::stderr());

@@ -4,12 +4,14 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use cutoff::games::connect4::solver::Connect4Solver;
 use cutoff::games::connect4::Connect4;
 use cutoff::search::ScoreReport;
 use cutoff::tools::connect4_sets::TestPosition;
 use cutoff::tools::solve::Solver;
 
-fn check_set(name: &str) {
+/// Solves every position of a set with `solver` (a fresh table each) and checks the score.
+fn check_set(name: &str, mut solver: Solver<Connect4>) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/connect4")
         .join(name);
@@ -17,7 +19,6 @@ fn check_set(name: &str) {
         println!("SKIPPED: {} not found", path.display());
         return;
     };
-    let mut solver = Solver::<Connect4>::new(16);
     let mut count = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let test = TestPosition::parse(line).expect("a valid test line");
@@ -34,14 +35,25 @@ fn check_set(name: &str) {
     assert_eq!(count, 1000);
 }
 
+fn dedicated() -> Solver<Connect4> {
+    Solver::with_search(Box::new(Connect4Solver::new(16)))
+}
+
 #[test]
 fn connect4_end_game_set_is_solved_exactly() {
-    check_set("Test_L3_R1");
+    check_set("Test_L3_R1", dedicated());
+    check_set("Test_L3_R1", Solver::new(16));
 }
 
 #[test]
 fn connect4_middle_game_set_is_solved_exactly() {
-    check_set("Test_L2_R1");
+    check_set("Test_L2_R1", dedicated());
+    check_set("Test_L2_R1", Solver::new(16));
+}
+
+#[test]
+fn connect4_opening_set_is_solved_exactly() {
+    check_set("Test_L1_R1", dedicated());
 }
 
 fn cutoff(args: &[&str]) -> String {
@@ -115,6 +127,34 @@ fn solve_reports_values_and_best_moves() {
     let out = cutoff(&["--game", "connect4", "solve", "--moves", "4455443"]);
     assert!(out.lines().any(|l| l.starts_with("value ")), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), 7);
+    // Two threads, and the weak values: the same moves and signs.
+    let values = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("move ") || l.starts_with("value "))
+            .map(|l| l.to_string())
+            .collect()
+    };
+    let threaded = cutoff(&[
+        "--game",
+        "connect4",
+        "solve",
+        "--moves",
+        "4455443",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(values(&threaded), values(&out));
+    let weak = cutoff(&[
+        "--game", "connect4", "solve", "--moves", "4455443", "--weak",
+    ]);
+    let exact = values(&out);
+    let weak = values(&weak);
+    assert_eq!(exact.len(), weak.len());
+    for (exact, weak) in exact.iter().zip(&weak) {
+        // "move 3 loss in 7" reads "move 3 loss" when weak.
+        let word = exact.split(" in ").next().unwrap_or(exact);
+        assert_eq!(word, weak, "{exact} / {weak}");
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["--game", "gomoku", "solve"])
         .output()

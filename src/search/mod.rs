@@ -2,6 +2,7 @@
 //! particular game or the protocol.
 
 pub mod events;
+pub mod exact;
 pub mod features;
 pub mod game;
 pub mod limits;
@@ -13,6 +14,7 @@ pub mod searcher;
 pub mod tt;
 
 pub use events::{SearchEvent, SearchInfo, SearchResult};
+pub use exact::ExactSearch;
 pub use features::{SearchFeatures, SearchStats};
 pub use game::{Game, GameError, GameResult, MoveList, Outcome, Player, Pruning};
 pub use limits::Limits;

@@ -20,9 +20,10 @@ use crate::games::mnk::{Mnk, MnkVariant};
 use crate::games::GameKind;
 use crate::tools::connect4_sets::TestPosition;
 
-use crate::search::score::{is_mate, MATE, MAX_PLY};
+use crate::games::connect4::solver::Connect4Solver;
+use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
 use crate::search::{
-    Game, GameError, MoveList, Score, ScoreReport, SearchStats, Searcher, TranspositionTable,
+    ExactSearch, Game, GameError, MoveList, Score, ScoreReport, Searcher, TranspositionTable,
 };
 
 /// Reads a position: a FEN (or the start position) and then moves in the game's notation,
@@ -121,91 +122,24 @@ impl<M: Copy> Solution<M> {
     }
 }
 
-/// Solves positions of one game with one searcher and table.
-pub struct Solver<G: Game> {
+/// The engine's own searcher as an exact search (every game whose search is exact).
+///
+/// A position whose game must end within the search's reach is searched to the end with
+/// null windows only, by a binary search over the few values a finished game can have;
+/// otherwise the search deepens one ply at a time until a win or a loss is proven.
+pub struct CoreSearch<G: Game> {
     searcher: Searcher<G>,
     hash_mb: usize,
-    /// Node budget of one [`Solver::solve`] (all its searches together); `None` = no limit.
-    pub budget: Option<u64>,
 }
 
-impl<G: Game> Solver<G> {
-    /// A solver with a transposition table of `hash_mb` MiB.
-    pub fn new(hash_mb: usize) -> Solver<G> {
+impl<G: Game> CoreSearch<G> {
+    /// A search with a transposition table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> CoreSearch<G> {
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(hash_mb)));
         // Null-window probes to the end: the games' hints order better than killers and
         // history learnt from probes with other windows (half the nodes in Connect Four).
         searcher.settings.features.learnt_ordering = false;
-        Solver {
-            searcher,
-            hash_mb,
-            budget: None,
-        }
-    }
-
-    /// Forgets everything learnt: a fresh (lazily zeroed) table and empty ordering tables,
-    /// so the next position is solved as if by a new solver.
-    pub fn forget(&mut self) {
-        self.searcher
-            .set_table(Arc::new(TranspositionTable::new(self.hash_mb)));
-        self.searcher.clear();
-    }
-
-    /// Statistics of the searches since the last [`Solver::solve`] began.
-    pub fn stats(&self) -> SearchStats {
-        self.searcher.stats()
-    }
-
-    /// The value of `root` and, when `with_moves`, of each root move.
-    pub fn solve(
-        &mut self,
-        root: &G,
-        with_moves: bool,
-        progress: &mut dyn FnMut(&SolveProgress),
-    ) -> Solution<G::Move> {
-        let started = Instant::now();
-        self.searcher.reset_stats();
-        let value = self.value(root, started, progress);
-        let mut moves = Vec::new();
-        if with_moves && root.outcome().is_none() {
-            let mut list = MoveList::new();
-            root.generate_moves(&mut list);
-            let mut child = root.clone();
-            for mv in list {
-                child.make_move(mv);
-                // The child's value counts plies from the child: one more from here.
-                let value = self.value(&child, started, progress).map(|v| {
-                    if is_mate(v) {
-                        -v - (-v).signum()
-                    } else {
-                        -v
-                    }
-                });
-                child.unmake_move(mv);
-                moves.push(MoveValue { mv, value });
-            }
-        }
-        Solution {
-            value,
-            moves,
-            nodes: self.searcher.stats().nodes,
-            elapsed: started.elapsed(),
-        }
-    }
-
-    /// The exact value of `root`, or `None` when the budget runs out.
-    fn value(
-        &mut self,
-        root: &G,
-        started: Instant,
-        progress: &mut dyn FnMut(&SolveProgress),
-    ) -> Option<Score> {
-        match root.remaining_plies_bound() {
-            Some(remaining) if remaining < MAX_PLY as u32 - 1 => {
-                self.null_window_value(root, remaining, started, progress)
-            }
-            _ => self.deepening_value(root, started, progress),
-        }
+        CoreSearch { searcher, hash_mb }
     }
 
     /// Binary search on the value with null-window searches to the end of the game.
@@ -213,8 +147,8 @@ impl<G: Game> Solver<G> {
         &mut self,
         root: &G,
         remaining: u32,
-        started: Instant,
-        progress: &mut dyn FnMut(&SolveProgress),
+        budget: Option<u64>,
+        report: &mut dyn FnMut(Score, Score, u64),
     ) -> Option<Score> {
         // Every value a search to the end can return, ascending: a loss at ply 0..=R+1,
         // a draw, a win at ply R+1..=0 (ply 0: the root is over; one spare ply for bounds).
@@ -236,7 +170,6 @@ impl<G: Game> Solver<G> {
                 (lo + hi).div_ceil(2)
             };
             let v = values[mid];
-            let budget = self.budget;
             let score = self
                 .searcher
                 .search_root(root, remaining, v - 1, v, budget)?;
@@ -248,12 +181,7 @@ impl<G: Game> Solver<G> {
                     .saturating_sub(1)
                     .max(lo);
             }
-            progress(&SolveProgress {
-                lower: values[lo],
-                upper: values[hi],
-                nodes: self.searcher.stats().nodes,
-                elapsed: started.elapsed(),
-            });
+            report(values[lo], values[hi], self.searcher.stats().nodes);
         }
         Some(values[lo])
     }
@@ -263,28 +191,216 @@ impl<G: Game> Solver<G> {
     fn deepening_value(
         &mut self,
         root: &G,
-        started: Instant,
-        progress: &mut dyn FnMut(&SolveProgress),
+        budget: Option<u64>,
+        report: &mut dyn FnMut(Score, Score, u64),
     ) -> Option<Score> {
         let to_end = root.remaining_plies_bound();
         for depth in 1..MAX_PLY as u32 - 1 {
-            let budget = self.budget;
             let score = self
                 .searcher
                 .search_root(root, depth, -MATE, MATE, budget)?;
             let exact = is_mate(score) || to_end.is_some_and(|r| depth >= r);
-            let (lower, upper) = if exact { (score, score) } else { (-MATE, MATE) };
+            if exact {
+                report(score, score, self.searcher.stats().nodes);
+                return Some(score);
+            }
+            report(-MATE, MATE, self.searcher.stats().nodes);
+        }
+        None
+    }
+}
+
+impl<G: Game> ExactSearch<G> for CoreSearch<G> {
+    /// Exact values only (`weak` changes nothing).
+    fn value(
+        &mut self,
+        root: &G,
+        _weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(Score, Score, u64),
+    ) -> Option<Score> {
+        match root.remaining_plies_bound() {
+            Some(remaining) if remaining < MAX_PLY as u32 - 1 => {
+                self.null_window_value(root, remaining, budget, report)
+            }
+            _ => self.deepening_value(root, budget, report),
+        }
+    }
+
+    /// A fresh (lazily zeroed) table and empty ordering tables.
+    fn forget(&mut self) {
+        self.searcher
+            .set_table(Arc::new(TranspositionTable::new(self.hash_mb)));
+        self.searcher.clear();
+    }
+
+    fn nodes(&self) -> u64 {
+        self.searcher.stats().nodes
+    }
+
+    fn reset_nodes(&mut self) {
+        self.searcher.reset_stats();
+    }
+}
+
+/// Solves positions of one game with one exact search (and its table).
+pub struct Solver<G: Game> {
+    search: Box<dyn ExactSearch<G>>,
+    /// Node budget of one [`Solver::solve`] (all its searches together); `None` = no limit.
+    pub budget: Option<u64>,
+    /// Only win, draw or loss is wanted: values are then 1, 0 or -1.
+    pub weak: bool,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver on the engine's own search, with a table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Solver<G> {
+        Solver::with_search(Box::new(CoreSearch::new(hash_mb)))
+    }
+
+    /// A solver on a game's own exact search.
+    pub fn with_search(search: Box<dyn ExactSearch<G>>) -> Solver<G> {
+        Solver {
+            search,
+            budget: None,
+            weak: false,
+        }
+    }
+
+    /// Forgets everything learnt, so the next position is solved as if by a new solver.
+    pub fn forget(&mut self) {
+        self.search.forget();
+    }
+
+    /// Nodes searched since the last [`Solver::solve`] began.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes()
+    }
+
+    /// The value of `root` and, when `with_moves`, of each root move.
+    pub fn solve(
+        &mut self,
+        root: &G,
+        with_moves: bool,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Solution<G::Move> {
+        let started = Instant::now();
+        self.search.reset_nodes();
+        let mut moves = Vec::new();
+        let value = if with_moves && root.outcome().is_none() {
+            // Step 1. Every move's value (the game's search may spread them over threads).
+            let mut list = MoveList::new();
+            root.generate_moves(&mut list);
+            let children: Vec<G> = list
+                .iter()
+                .map(|&mv| {
+                    let mut child = root.clone();
+                    child.make_move(mv);
+                    child
+                })
+                .collect();
+            let values = self.values(&children, started, progress);
+            moves = list
+                .iter()
+                .zip(values)
+                .map(|(&mv, value)| MoveValue {
+                    mv,
+                    value: value.map(from_child),
+                })
+                .collect();
+            // Step 2. The position's value is the best move's; only when a move's value is
+            // unknown (the budget ran out), the position is searched itself.
+            if moves.iter().all(|m| m.value.is_some()) {
+                moves.iter().filter_map(|m| m.value).max()
+            } else {
+                self.value(root, started, progress)
+            }
+        } else {
+            self.value(root, started, progress)
+        };
+        Solution {
+            value,
+            moves,
+            nodes: self.search.nodes(),
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// The values of `positions` (each from its own side to move's view), as by
+    /// [`Solver::value`].
+    fn values(
+        &mut self,
+        positions: &[G],
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Vec<Option<Score>> {
+        let open: Vec<G> = positions
+            .iter()
+            .filter(|p| p.outcome().is_none())
+            .cloned()
+            .collect();
+        // Progress in the root's view: the bounds of the move being solved.
+        let mut report = |_, lower, upper, nodes| {
+            progress(&SolveProgress {
+                lower: from_child(upper),
+                upper: from_child(lower),
+                nodes,
+                elapsed: started.elapsed(),
+            })
+        };
+        let mut values = self
+            .search
+            .values(&open, self.weak, self.budget, &mut report)
+            .into_iter();
+        positions
+            .iter()
+            .map(|p| match p.outcome() {
+                Some(outcome) => Some(outcome_score(outcome, 0)),
+                None => values.next().flatten().map(|v| self.shown(v)),
+            })
+            .collect()
+    }
+
+    /// A value as reported: only its sign when weak.
+    fn shown(&self, value: Score) -> Score {
+        if self.weak {
+            value.signum()
+        } else {
+            value
+        }
+    }
+
+    /// The exact value of `root` (when weak: 1, 0 or -1 for a win, draw or loss), `None`
+    /// when the budget runs out.
+    fn value(
+        &mut self,
+        root: &G,
+        started: Instant,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Score> {
+        if let Some(outcome) = root.outcome() {
+            return Some(outcome_score(outcome, 0));
+        }
+        let search = &mut self.search;
+        let mut report = |lower, upper, nodes| {
             progress(&SolveProgress {
                 lower,
                 upper,
-                nodes: self.searcher.stats().nodes,
+                nodes,
                 elapsed: started.elapsed(),
-            });
-            if exact {
-                return Some(score);
-            }
-        }
-        None
+            })
+        };
+        let value = search.value(root, self.weak, self.budget, &mut report)?;
+        Some(self.shown(value))
+    }
+}
+
+/// A child's value in the parent's view: negated, and a win or loss one ply further.
+fn from_child(value: Score) -> Score {
+    if is_mate(value) {
+        -value - (-value).signum()
+    } else {
+        -value
     }
 }
 
@@ -305,6 +421,10 @@ pub struct SolveOptions {
     pub nodes: Option<u64>,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Only win, draw or loss for each value (no distances).
+    pub weak: bool,
+    /// Threads for the values of the root moves (Connect Four; the others use one).
+    pub threads: usize,
 }
 
 /// Runs the `solve` command for `kind`, writing its report to `out` and progress lines to
@@ -321,11 +441,26 @@ pub fn run_command(
     if options.check && kind != GameKind::Connect4 {
         return Err("--check reads Connect Four test sets: use --game connect4".into());
     }
+    let hash = options.hash_mb;
+    let (tictactoe, tictactoe4, gomoku) = (
+        MnkVariant::TICTACTOE,
+        MnkVariant::TICTACTOE4,
+        MnkVariant::GOMOKU,
+    );
     match kind {
-        GameKind::Connect4 => run_for::<Connect4>(&(), options, out, progress),
-        GameKind::TicTacToe => run_for::<Mnk>(&MnkVariant::TICTACTOE, options, out, progress),
-        GameKind::TicTacToe4 => run_for::<Mnk>(&MnkVariant::TICTACTOE4, options, out, progress),
-        GameKind::Gomoku => run_for::<Mnk>(&MnkVariant::GOMOKU, options, out, progress),
+        GameKind::Connect4 => {
+            let mut search = Connect4Solver::new(hash);
+            search.threads = options.threads.max(1);
+            let solver = Solver::with_search(Box::new(search));
+            run_for::<Connect4>(&(), solver, options, out, progress)
+        }
+        GameKind::TicTacToe => {
+            run_for::<Mnk>(&tictactoe, Solver::new(hash), options, out, progress)
+        }
+        GameKind::TicTacToe4 => {
+            run_for::<Mnk>(&tictactoe4, Solver::new(hash), options, out, progress)
+        }
+        GameKind::Gomoku => run_for::<Mnk>(&gomoku, Solver::new(hash), options, out, progress),
         GameKind::Chess => Err("chess is not supported here: its search prunes inexactly".into()),
     }
 }
@@ -336,12 +471,13 @@ fn io_error(e: std::io::Error) -> String {
 
 fn run_for<G: Game>(
     variant: &G::Variant,
+    mut solver: Solver<G>,
     options: &SolveOptions,
     out: &mut dyn Write,
     progress: &mut dyn Write,
 ) -> Result<(), String> {
-    let mut solver = Solver::<G>::new(options.hash_mb);
     solver.budget = options.nodes;
+    solver.weak = options.weak;
     let Some(path) = &options.file else {
         let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
             .map_err(|e| e.to_string())?;
@@ -360,7 +496,7 @@ fn run_for<G: Game>(
             }
         };
         let solution = solver.solve(&root, true, &mut on_progress);
-        return write_solution(&root, &solution, out).map_err(io_error);
+        return write_solution(&root, &solution, options.weak, out).map_err(io_error);
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
     let lines = text
@@ -419,7 +555,7 @@ fn run_for<G: Game>(
         if solution.value.is_none() {
             unknown += 1;
         }
-        write_solution(&root, &solution, out).map_err(io_error)?;
+        write_solution(&root, &solution, options.weak, out).map_err(io_error)?;
     }
     let n = count.max(1) as f64;
     writeln!(
@@ -442,9 +578,21 @@ fn run_for<G: Game>(
 fn write_solution<G: Game>(
     root: &G,
     solution: &Solution<G::Move>,
+    weak: bool,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let unknown = || "unknown".to_string();
+    let describe = |value: Score| {
+        if !weak {
+            describe(value)
+        } else if value > 0 {
+            "win".to_string()
+        } else if value < 0 {
+            "loss".to_string()
+        } else {
+            "draw".to_string()
+        }
+    };
     writeln!(out, "position {}", root.to_fen())?;
     writeln!(
         out,

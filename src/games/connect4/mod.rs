@@ -10,9 +10,13 @@
 //! the last move completed four in a row, so [`Game::outcome`] is O(1); a won position
 //! generates no moves, which is what perft counts rely on.
 //!
+//! Exact values come from the game's own solver ([`solver`]), which `cutoff solve` uses.
+//!
 //! Notation: a move is the column digit `1`..`7`, left to right. FEN lists rows from top to
 //! bottom separated by `/`, `x` for the first player's stones, `o` for the second's, digits
 //! for runs of empty cells, then a space and the side to move: the start is `7/7/7/7/7/7 x`.
+
+pub mod solver;
 
 use super::grid;
 use crate::search::game::QUIET_HINT_LIMIT;
@@ -545,11 +549,12 @@ mod tests {
         total
     }
 
-    /// A small deterministic xorshift generator.
-    struct XorShift(u64);
+    /// A small deterministic xorshift generator (the solver's tests use it too).
+    pub(super) struct XorShift(pub(super) u64);
 
     impl XorShift {
-        fn next(&mut self) -> u64 {
+        /// The next number.
+        pub(super) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;

@@ -1,0 +1,60 @@
+//! The hook for exact searches: what the `solve` tool drives to find a position's value.
+//!
+//! The engine's own searcher provides one for every game whose search is exact; a game may
+//! bring a dedicated one (Connect Four does: `games::connect4::solver`).
+
+use super::{Game, Score};
+
+/// An exact search over positions of one game.
+pub trait ExactSearch<G: Game>: Send {
+    /// The exact value of `root` (a position whose game is not over) in the core's score
+    /// scale, or `None` when more than `budget` nodes would be needed (counted since the
+    /// last [`ExactSearch::reset_nodes`]). `weak`: only the sign has to be right (win,
+    /// draw or loss). `report` receives the known lower and upper bounds as they narrow,
+    /// and the nodes searched so far.
+    fn value(
+        &mut self,
+        root: &G,
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(Score, Score, u64),
+    ) -> Option<Score>;
+
+    /// The values of several positions (the positions after each root move), in order, as
+    /// by [`ExactSearch::value`]; `report` also names the position (its index). A search
+    /// may spread them over threads; by default they are solved one after another.
+    fn values(
+        &mut self,
+        positions: &[G],
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(usize, Score, Score, u64),
+    ) -> Vec<Option<Score>> {
+        one_by_one(self, positions, weak, budget, report)
+    }
+
+    /// Forgets everything learnt: the next search runs as if with a fresh table.
+    fn forget(&mut self);
+
+    /// Nodes searched since the last [`ExactSearch::reset_nodes`].
+    fn nodes(&self) -> u64;
+
+    /// Starts counting nodes from zero.
+    fn reset_nodes(&mut self);
+}
+
+/// [`ExactSearch::values`] one position after another.
+pub fn one_by_one<G: Game, S: ExactSearch<G> + ?Sized>(
+    search: &mut S,
+    positions: &[G],
+    weak: bool,
+    budget: Option<u64>,
+    report: &mut dyn FnMut(usize, Score, Score, u64),
+) -> Vec<Option<Score>> {
+    (0..positions.len())
+        .map(|index| {
+            let mut report = |lower, upper, nodes| report(index, lower, upper, nodes);
+            search.value(&positions[index], weak, budget, &mut report)
+        })
+        .collect()
+}

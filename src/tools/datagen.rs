@@ -4,10 +4,13 @@
 //!
 //! Each game starts from a random line of the opening book followed by a few random legal
 //! plies. Positions are kept when the side to move is not in check, the search's best move
-//! is neither a capture nor a promotion, the score is not a mate score, and the game is past
-//! its opening plies. A game ends by the rules, by a mate score (the side that has it wins),
-//! or by adjudication: a score of at least [`WIN_SCORE`] for [`WIN_PLIES`] plies in a row
-//! wins, [`MAX_PLIES`] plies are a draw.
+//! is neither a capture nor a promotion, the score is not a mate score, neither side has a
+//! bare king, and the game is past its opening plies. A game ends by the rules, by a mate
+//! score (the side that has it wins), or by adjudication: a score of at least
+//! [`WIN_SCORE`] for [`WIN_PLIES`] plies in a row wins; a score within [`DRAW_SCORE`] for
+//! [`DRAW_PLIES`] plies in a row after [`DRAW_FROM_PLY`] is a draw (so dead-drawn endings
+//! do not flood the data with near-identical positions), and [`MAX_PLIES`] plies are a
+//! draw.
 //!
 //! Output: one `FEN;result` line per position, result `1.0`, `0.5` or `0.0` from White's
 //! view. Games are numbered and each is played from its own seed with fresh tables, and
@@ -31,6 +34,12 @@ use crate::tools::matches::openings::SplitMix;
 pub const WIN_SCORE: i32 = 1_500;
 /// Plies in a row the score must stay beyond [`WIN_SCORE`] (same sign for the same side).
 pub const WIN_PLIES: usize = 6;
+/// A score (centipawns) within which the game counts as level for draw adjudication.
+pub const DRAW_SCORE: i32 = 10;
+/// Plies in a row the score must stay within [`DRAW_SCORE`] to adjudicate a draw.
+pub const DRAW_PLIES: usize = 12;
+/// The first ply at which a draw may be adjudicated.
+pub const DRAW_FROM_PLY: usize = 80;
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 400;
 /// Plies played after the start (book and random plies) before positions are written.
@@ -144,6 +153,7 @@ pub fn play_game(
     let limits = Limits::nodes(options.nodes.max(1));
     let mut positions = Vec::new();
     let mut streak: (Option<Player>, usize) = (None, 0);
+    let mut level_plies = 0;
     let mut plies = 0;
     let result = loop {
         if let Some(outcome) = game.outcome() {
@@ -182,7 +192,16 @@ pub fn play_game(
         } else {
             streak = (None, 0);
         }
-        if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) {
+        // Adjudication of a lasting level score as a draw.
+        level_plies = if search.score.abs() <= DRAW_SCORE {
+            level_plies + 1
+        } else {
+            0
+        };
+        if plies >= DRAW_FROM_PLY && level_plies >= DRAW_PLIES {
+            break 0.5;
+        }
+        if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(&game) {
             positions.push(game.to_fen());
         }
         game.make_move(best);
@@ -193,6 +212,16 @@ pub fn play_game(
         result,
         plies,
     }
+}
+
+/// Whether a side has nothing but its king. Such positions are left out: at a few thousand
+/// nodes a move the engine often fails to convert them and draws by the fifty-move rule,
+/// which would teach the tuner that a queen is worth little in the endgame.
+fn bare_king(game: &Chess) -> bool {
+    let board = game.board();
+    [cozy_chess::Color::White, cozy_chess::Color::Black]
+        .into_iter()
+        .any(|color| board.colors(color).len() == 1)
 }
 
 /// Reads an opening book of move lines (`#` comments and blank lines skipped).

@@ -8,7 +8,8 @@
 //!
 //! 1. fits the scale `K` of the sigmoid `σ(e) = 1 / (1 + 10^(-K·e/400))` to the current
 //!    weights (golden-section search on the mean squared error),
-//! 2. minimises the mean squared error of `σ(eval)` against the results over every weight,
+//! 2. minimises the mean squared error of `σ(eval)` against the results over every weight
+//!    but the [`FROZEN`] ones,
 //!    plus an optional L2 penalty `λ·Σ(w − w₀)²` pulling weights towards their starting
 //!    values (rare features then move only as far as the data supports), full-batch
 //!    gradient descent with Adam, in `f64`; the last positions of the file (whole games,
@@ -21,7 +22,9 @@ use std::io::Write;
 
 use cozy_chess::Board;
 
-use crate::games::chess::eval::{trace, Trace, Weights, NUM_WEIGHTS, PHASE_MAX, S, SECTIONS};
+use crate::games::chess::eval::{
+    trace, Trace, Weights, FROZEN, NUM_WEIGHTS, PHASE_MAX, S, SECTIONS,
+};
 
 /// One labelled position.
 #[derive(Clone, Debug)]
@@ -226,6 +229,10 @@ pub fn optimise(
     let mut v = vec![0.0; params.len()];
     for step in 1..=settings.iterations {
         let mut g = gradient(entries, &params, k, settings.threads);
+        for weight in FROZEN {
+            g[2 * weight] = 0.0;
+            g[2 * weight + 1] = 0.0;
+        }
         if settings.regularization > 0.0 {
             for ((g, p), p0) in g.iter_mut().zip(&params).zip(&start) {
                 *g += 2.0 * settings.regularization * (p - p0);
@@ -358,7 +365,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::eval::{BISHOP_PAIR, TEMPO};
+    use crate::games::chess::eval::{BISHOP_PAIR, MOP_UP, TEMPO};
     use crate::games::chess::weights::WEIGHTS;
 
     #[test]
@@ -454,6 +461,23 @@ mod tests {
         }
         // Untouched weights stay where they were.
         assert_eq!(weights[0], S(0, 0));
+    }
+
+    #[test]
+    fn frozen_weights_stay_where_they_are() {
+        // The data wants the mop-up terms at -50: the tuner must not follow.
+        let truth = [(MOP_UP, S(-50, -50)), (TEMPO, S(-40, 30))];
+        let entries = synthetic(&truth, 1.0);
+        let start = to_params(&[S::default(); NUM_WEIGHTS]);
+        let tuned = to_weights(&optimise(
+            &entries,
+            start,
+            1.0,
+            &settings(300),
+            &mut std::io::sink(),
+        ));
+        assert_eq!(tuned[MOP_UP], S::default());
+        assert_ne!(tuned[TEMPO], S::default());
     }
 
     #[test]

@@ -11,8 +11,10 @@ use cutoff::protocol::command::PositionStart;
 use cutoff::protocol::options::DEFAULT_HASH_MB;
 use cutoff::protocol::session::new_session;
 use cutoff::tools::bench;
+use cutoff::tools::datagen::{self, DatagenOptions};
 use cutoff::tools::solve::{self, SolveOptions};
 use cutoff::tools::tree_stats::{self, TreeStatsOptions};
+use cutoff::tools::tune::{self, TuneSettings};
 
 #[derive(Parser)]
 #[command(
@@ -116,6 +118,57 @@ enum Tool {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Chess self-play at a fixed node count per move, writing quiet positions labelled
+    /// with the game result (`FEN;result`, result 1.0/0.5/0.0 for White) for `tune`.
+    Datagen {
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at the same time.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Random legal plies after the book line.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Seed: the output depends only on the arguments.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Opening book: one move sequence from the start position per line.
+        #[arg(long, default_value = "openings/chess.txt")]
+        book: String,
+        /// Output file (appended to).
+        #[arg(long)]
+        out: String,
+    },
+    /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
+    /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
+    /// Rust source.
+    Tune {
+        /// The labelled positions.
+        #[arg(long)]
+        data: String,
+        /// Adam steps (full passes over the data).
+        #[arg(long, default_value_t = 1000)]
+        iterations: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        learning_rate: f64,
+        /// Threads for the gradient.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// L2 penalty per squared centipawn of distance from the current weights.
+        #[arg(long, default_value_t = 0.0)]
+        regularization: f64,
+        /// Fraction of the positions (the last ones: whole games) held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        holdout: f64,
+        /// Write the weights here (e.g. src/games/chess/weights.rs) instead of stdout.
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
         /// Clock for the engine, `[moves/]base+inc` in seconds (e.g. `5+0.1`).
@@ -216,6 +269,53 @@ fn main() -> ExitCode {
             report(result)
         }
         Some(Tool::Match { args }) => run_match(&args, cli.game),
+        Some(Tool::Tune {
+            data,
+            iterations,
+            learning_rate,
+            threads,
+            regularization,
+            holdout,
+            out,
+        }) => {
+            if cli.game != GameKind::Chess {
+                return report(Err(format!(
+                    "tune tunes the chess evaluation only, not {}",
+                    cli.game
+                )));
+            }
+            let settings = TuneSettings {
+                iterations,
+                learning_rate,
+                threads,
+                report_every: 50,
+                regularization,
+                holdout,
+            };
+            report(run_tune(&data, &settings, out.as_deref()))
+        }
+        Some(Tool::Datagen {
+            games,
+            nodes,
+            threads,
+            random_plies,
+            seed,
+            book,
+            out,
+        }) => {
+            if cli.game != GameKind::Chess {
+                return report(Err(format!("datagen plays chess only, not {}", cli.game)));
+            }
+            let options = DatagenOptions {
+                games,
+                nodes,
+                threads,
+                random_plies,
+                seed,
+                hash_mb: 16,
+            };
+            report(run_datagen(&options, &book, &out))
+        }
         Some(Tool::Play {
             tc,
             depth,
@@ -286,6 +386,61 @@ fn run_match(args: &[String], game: GameKind) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `cutoff datagen`: reads the book, appends the positions to `out`.
+fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(book).map_err(|e| format!("cannot read book {book}: {e}"))?;
+    let book = datagen::read_book(&text);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("cannot open {out}: {e}"))?;
+    let mut writer = io::BufWriter::new(file);
+    let positions = datagen::run(options, &book, &mut writer, &mut io::stderr())?;
+    println!("{positions} positions written to {out}");
+    Ok(())
+}
+
+/// `cutoff tune`: tunes from the built-in weights, writes the result.
+fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<(), String> {
+    use cutoff::games::chess::weights::WEIGHTS;
+
+    let text = std::fs::read_to_string(data).map_err(|e| format!("cannot read {data}: {e}"))?;
+    let result = tune::run(&text, &WEIGHTS, settings, &mut io::stderr())?;
+    let note = format!(
+        "Tuned on {} positions of `{data}` ({} iterations, learning rate {},\n\
+         regularization {}): K = {:.4}, mean squared error {:.6} -> {:.6};\n\
+         on {} held-out positions {:.6} -> {:.6}.",
+        result.positions,
+        settings.iterations,
+        settings.learning_rate,
+        settings.regularization,
+        result.k,
+        result.error_before,
+        result.error_after,
+        result.validation_positions,
+        result.validation_before,
+        result.validation_after
+    );
+    let source = tune::weights_source(&result.weights, &note);
+    match out {
+        Some(path) => {
+            std::fs::write(path, source).map_err(|e| format!("cannot write {path}: {e}"))?;
+            println!(
+                "K {:.4} error {:.6} -> {:.6} (held out {:.6} -> {:.6}), weights written to {path}",
+                result.k,
+                result.error_before,
+                result.error_after,
+                result.validation_before,
+                result.validation_after
+            );
+        }
+        None => print!("{source}"),
+    }
+    Ok(())
 }
 
 /// Exit status of a tool: errors go to stderr.

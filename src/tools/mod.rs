@@ -2,8 +2,10 @@
 
 pub mod bench;
 pub mod connect4_sets;
+pub mod datagen;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod solve;
 pub mod tree_stats;
+pub mod tune;

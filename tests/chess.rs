@@ -4,7 +4,7 @@
 mod common;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::chess::{Chess, ChessVariant};
@@ -262,4 +262,190 @@ fn long_games_in_one_position_line_are_accepted() {
     assert!(error.contains("e1e3"), "{error}");
     engine.send("go depth 2");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+}
+
+/// The moves after `pv` in an info line.
+fn pv_of(line: &str) -> Vec<&str> {
+    line.split_whitespace()
+        .skip_while(|&t| t != "pv")
+        .skip(1)
+        .collect()
+}
+
+/// Checks one PV as fastchess does, from `game` (the searched position with its history):
+/// every move legal, nothing after a mate, stalemate or draw by rule, and a mate score whose
+/// sign and distance agree with the line when the line reaches the mate.
+fn check_pv(game: &Chess, line: &str) {
+    let pv = pv_of(line);
+    assert!(!pv.is_empty(), "empty pv: {line}");
+    let mut position = game.clone();
+    for (ply, text) in pv.iter().enumerate() {
+        assert!(
+            position.outcome().is_none(),
+            "the pv goes on after the game ended (before move {ply} {text}): {line}"
+        );
+        let mv = position
+            .parse_move(text)
+            .unwrap_or_else(|_| panic!("illegal pv move {ply} {text}: {line}"));
+        position.make_move(mv);
+    }
+    if let Some((kind, value)) = info_score(line) {
+        if kind == "mate" {
+            assert_ne!(value, 0, "{line}");
+            // Mate in N for the side to move is 2N - 1 plies away; mated in N is 2N.
+            let plies = if value > 0 { 2 * value - 1 } else { -2 * value };
+            assert!(
+                pv.len() as i32 <= plies,
+                "the pv is longer than the mate: {line}"
+            );
+            if pv.len() as i32 == plies {
+                assert_eq!(
+                    position.outcome(),
+                    Some(cutoff::search::Outcome::Loss),
+                    "the pv of a mate score ends in mate: {line}"
+                );
+                // Loss for the side to move after the line: the winner moved last.
+                assert_eq!(
+                    pv.len() % 2 == 1,
+                    value > 0,
+                    "the mate score has the wrong sign: {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pv_hygiene_as_fastchess_checks_it() {
+    // (FEN, moves played from it, depth, expected final score).
+    let cases: &[(&str, &str, u32, Option<&str>)] = &[
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "",
+            9,
+            None,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "",
+            8,
+            None,
+        ),
+        // Mates for and against the side to move.
+        ("1k6/3K3R/8/8/8/8/8/8 w - - 0 1", "", 10, Some("mate 3")),
+        ("k7/8/1K6/8/8/8/8/7R b - - 0 1", "", 6, Some("mate -1")),
+        ("8/8/8/7K/8/7k/5Q2/8 w - - 0 1", "", 12, Some("mate 4")),
+        // A stalemate trap: the pv must not walk into stalemate and go on.
+        ("7k/8/6K1/8/8/8/8/6Q1 w - - 0 1", "", 10, None),
+        // The fifty-move rule falls two plies from the root: the pv stops there.
+        ("8/8/8/4k3/8/8/2R5/4K3 w - - 98 80", "", 8, Some("cp 0")),
+        // The start position has occurred twice: repeating it again ends the game.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "g1f3 g8f6 f3g1 f6g8",
+            8,
+            None,
+        ),
+    ];
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    engine.read_until("uciok", TIMEOUT);
+    for &(fen, moves, depth, expected) in cases {
+        let mut game = chess(fen);
+        for text in moves.split_whitespace() {
+            let mv = game.parse_move(text).expect("legal test move");
+            game.make_move(mv);
+        }
+        engine.send("ucinewgame");
+        if moves.is_empty() {
+            engine.send(&format!("position fen {fen}"));
+        } else {
+            engine.send(&format!("position fen {fen} moves {moves}"));
+        }
+        engine.send(&format!("go depth {depth}"));
+        let lines = engine.read_until("bestmove", TIMEOUT);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info") && l.contains(" pv "))
+            .collect();
+        assert!(!infos.is_empty(), "{fen}: no pv: {lines:?}");
+        for info in &infos {
+            check_pv(&game, info);
+        }
+        let last = infos.last().unwrap();
+        let best = bestmove_of(lines.last().unwrap()).expect("a move");
+        assert_eq!(
+            pv_of(last).first().copied(),
+            Some(best.as_str()),
+            "{fen}: bestmove is the first move of the last pv"
+        );
+        if let Some(expected) = expected {
+            let (kind, value) = info_score(last).expect("a score");
+            assert_eq!(format!("{kind} {value}"), expected, "{fen}: {last}");
+        }
+    }
+}
+
+/// Searches with `go ARGS` from the start position; the lines and the time taken.
+fn timed_go(engine: &mut Engine, args: &str) -> (Vec<String>, Duration) {
+    engine.send("position startpos moves e2e4 e7e5");
+    let sent = Instant::now();
+    engine.send(&format!("go {args}"));
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    (lines, sent.elapsed())
+}
+
+fn deepest_depth(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| info_field(l, "depth")?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn combined_limits_stop_at_whichever_comes_first() {
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    engine.read_until("uciok", TIMEOUT);
+    // lichess-bot style: a clock, a depth and a movetime. The depth comes first.
+    let (lines, took) = timed_go(
+        &mut engine,
+        "wtime 60000 btime 60000 winc 0 binc 0 depth 5 movetime 2000",
+    );
+    assert_eq!(deepest_depth(&lines), 5, "{lines:?}");
+    assert!(took < Duration::from_millis(2000), "depth 5 took {took:?}");
+    // The movetime comes first.
+    let (lines, took) = timed_go(
+        &mut engine,
+        "wtime 60000 btime 60000 winc 0 binc 0 depth 60 movetime 300",
+    );
+    assert!(deepest_depth(&lines) < 60, "{lines:?}");
+    assert!(
+        took >= Duration::from_millis(250),
+        "stopped early: {took:?}"
+    );
+    assert!(
+        took < Duration::from_millis(1500),
+        "movetime 300 took {took:?}"
+    );
+    // The clock comes first: 400 ms left must not be spent on a 5 s movetime.
+    let (_, took) = timed_go(
+        &mut engine,
+        "wtime 400 btime 400 winc 0 binc 0 depth 60 movetime 5000",
+    );
+    assert!(
+        took < Duration::from_millis(400),
+        "a 400 ms clock took {took:?}"
+    );
+    // Nodes come first.
+    let (lines, _) = timed_go(&mut engine, "depth 60 nodes 20000 movetime 5000");
+    let nodes: u64 = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| info_field(l, "nodes")?.parse().ok())
+        .max()
+        .expect("info lines");
+    assert!(nodes <= 20000, "{lines:?}");
 }

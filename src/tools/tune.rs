@@ -9,11 +9,11 @@
 //! 1. fits the scale `K` of the sigmoid `σ(e) = 1 / (1 + 10^(-K·e/400))` to the current
 //!    weights (golden-section search on the mean squared error),
 //! 2. minimises the mean squared error of `σ(eval)` against the results over every weight
-//!    but the [`FROZEN`] ones,
-//!    plus an optional L2 penalty `λ·Σ(w − w₀)²` pulling weights towards their starting
-//!    values (rare features then move only as far as the data supports), full-batch
-//!    gradient descent with Adam, in `f64`; the last positions of the file (whole games,
-//!    as `datagen` writes them in game order) can be held out to measure over-fitting,
+//!    but the [`FROZEN`] ones, plus an optional L2 penalty `λ·Σ(w − w₀)²` pulling weights
+//!    towards their starting values (rare features then move only as far as the data
+//!    supports), full-batch gradient descent with Adam, in `f64`; the last positions of
+//!    the file (whole games, as `datagen` writes them in game order) can be held out to
+//!    measure over-fitting,
 //! 3. writes the rounded weights as Rust source (the format of
 //!    `src/games/chess/weights.rs`).
 

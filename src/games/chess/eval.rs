@@ -74,8 +74,9 @@ pub const MOP_UP: usize = SAFE_CHECKS + 4;
 /// The side to move.
 pub const TEMPO: usize = MOP_UP + 2;
 /// Weights `cutoff tune` leaves at their values: the mop-up terms only count against a bare
-/// king, positions `cutoff datagen` adjudicates as won before they occur, so its data says
-/// nothing about them (a free run turned them negative and lost a KQK mate in 4).
+/// king, positions `cutoff datagen` does not write (most games are adjudicated as won
+/// before they occur), so its data says nothing about them (a free run turned them
+/// negative and lost a KQK mate in 4).
 pub const FROZEN: std::ops::Range<usize> = MOP_UP..MOP_UP + 2;
 /// Number of weights.
 pub const NUM_WEIGHTS: usize = TEMPO + 1;

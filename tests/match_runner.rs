@@ -507,3 +507,45 @@ fn round_robin_of_three_engines_plays_every_pairing() {
     );
     assert_eq!(v["pairings"].as_array().unwrap().len(), 3);
 }
+
+/// Two engines that shuffle knights from the start position: the start position comes
+/// back every four plies, and the rules (FIDE, cutechess-cli, fastchess) draw only at its
+/// third occurrence, after eight plies, not at the second.
+#[test]
+fn knight_shuffle_is_drawn_at_the_third_occurrence() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/engines/knight_shuffle.py"
+    );
+    let json = scratch("shuffle.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "chess",
+            "-engine",
+            &format!("cmd={script}"),
+            "name=white-shuffler",
+            "-engine",
+            &format!("cmd={script}"),
+            "name=black-shuffler",
+            "-each",
+            "proto=uci",
+            "tc=5+0.1",
+            "-rounds",
+            "1",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    let record = &v["games"][0]["record"];
+    assert_eq!(record["result"], "1/2-1/2", "{out}");
+    assert_eq!(record["termination"], "normal", "{record}");
+    assert_eq!(record["moves"].as_array().unwrap().len(), 8, "{record}");
+    assert!(
+        record["reason"].as_str().unwrap().contains("threefold"),
+        "{record}"
+    );
+}

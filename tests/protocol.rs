@@ -281,6 +281,26 @@ fn huge_position_lines_are_handled() {
     engine.sync();
 }
 
+/// Chess over UGI: a position seen twice is not the end of the game, a third time is
+/// (threefold repetition), and `query result` then says draw.
+#[test]
+fn query_gameover_waits_for_the_third_repetition() {
+    let mut engine = Engine::game("chess");
+    engine.send("ugi");
+    engine.expect("ugiok");
+    engine.send("position startpos moves g1f3 g8f6 f3g1 f6g8");
+    engine.send("query gameover");
+    assert_eq!(engine.expect("response"), "response false");
+    engine.send("query result");
+    assert_eq!(engine.expect("response"), "response none");
+    engine.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    engine.send("query gameover");
+    assert_eq!(engine.expect("response"), "response true");
+    engine.send("query result");
+    assert_eq!(engine.expect("response"), "response draw");
+    engine.sync();
+}
+
 #[test]
 fn a_finished_game_answers_bestmove_none_at_once() {
     let mut engine = Engine::game("connect4");

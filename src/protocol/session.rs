@@ -489,22 +489,9 @@ fn search_all_threads<G: Game>(
     });
 }
 
-/// The result of the game in `position`, if it is over (no legal move counts as over).
+/// The result of the game in `position` by the game's rules, if it is over.
 fn game_result<G: Game>(position: &G) -> Option<GameResult> {
-    if let Some(outcome) = position.outcome() {
-        return Some(GameResult::from_outcome(outcome, position.side_to_move()));
-    }
-    let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
-    if moves.is_empty() {
-        let outcome = if position.in_check() {
-            crate::search::Outcome::Loss
-        } else {
-            crate::search::Outcome::Draw
-        };
-        return Some(GameResult::from_outcome(outcome, position.side_to_move()));
-    }
-    None
+    position.game_end().map(|end| end.result)
 }
 
 impl<G: Game> Drop for GameSession<G> {

@@ -72,6 +72,65 @@ impl GameResult {
     }
 }
 
+/// Why a game ended, as records and messages name it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check: a draw.
+    Stalemate,
+    /// The same position (same side to move, same rights) occurred for the third time.
+    ThreefoldRepetition,
+    /// A hundred plies without a capture or a pawn move (chess), or the game's own
+    /// half-move clock.
+    FiftyMoveRule,
+    /// Neither side has the material to win.
+    InsufficientMaterial,
+    /// The game's own winning or drawing condition (a completed line, a full board...).
+    Rules,
+    /// The side to move has no legal move in a game without a rule for it: a draw.
+    NoLegalMoves,
+}
+
+/// The end of a game by the rules: the result and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Who won, in absolute terms.
+    pub result: GameResult,
+    /// The rule that ended the game.
+    pub reason: EndReason,
+}
+
+impl GameEnd {
+    /// The end described by an outcome seen by `to_move` and the rule behind it.
+    pub fn new(outcome: Outcome, to_move: Player, reason: EndReason) -> GameEnd {
+        GameEnd {
+            result: GameResult::from_outcome(outcome, to_move),
+            reason,
+        }
+    }
+
+    /// A short description such as `first player mates` or `draw by threefold
+    /// repetition`, naming the players by `names` (first, second).
+    pub fn describe(&self, names: [&str; 2]) -> String {
+        let winner = match self.result {
+            GameResult::FirstWins => Some(names[0]),
+            GameResult::SecondWins => Some(names[1]),
+            GameResult::Draw => None,
+        };
+        match (winner, self.reason) {
+            (Some(winner), EndReason::Checkmate) => format!("{winner} mates"),
+            (Some(winner), _) => format!("{winner} wins by the rules"),
+            (None, EndReason::Stalemate) => "draw by stalemate".to_string(),
+            (None, EndReason::ThreefoldRepetition) => "draw by threefold repetition".to_string(),
+            (None, EndReason::FiftyMoveRule) => "draw by the fifty-move rule".to_string(),
+            (None, EndReason::InsufficientMaterial) => "draw by insufficient material".to_string(),
+            (None, EndReason::NoLegalMoves) => "draw: no legal moves".to_string(),
+            (None, _) => "draw by the rules".to_string(),
+        }
+    }
+}
+
 /// Why a position or a move given as text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GameError {
@@ -162,7 +221,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Takes back `mv`, which must be the last move played.
     fn unmake_move(&mut self, mv: Self::Move);
     /// `Some` when the game is over in this position, from the side to move's view.
+    /// The search asks this at every node; referees ask [`Game::game_end`].
     fn outcome(&self) -> Option<Outcome>;
+
+    /// The end of the game by the rules in this position, if it is over: the one rule that
+    /// referees, `query gameover`/`query result`, `cutoff play` and datagen follow. The
+    /// default takes [`Game::outcome`] (reason [`EndReason::Rules`]) and counts a position
+    /// without legal moves as a draw; games whose rules name more reasons (chess: mate,
+    /// stalemate, threefold repetition, fifty moves, insufficient material) override it,
+    /// agreeing with `outcome`.
+    fn game_end(&self) -> Option<GameEnd> {
+        let to_move = self.side_to_move();
+        if let Some(outcome) = self.outcome() {
+            return Some(GameEnd::new(outcome, to_move, EndReason::Rules));
+        }
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves
+            .is_empty()
+            .then(|| GameEnd::new(Outcome::Draw, to_move, EndReason::NoLegalMoves))
+    }
 
     /// Static evaluation in centipawn-like units, from the side to move's view.
     /// Must stay well inside `±MAX_EVAL` (see `search::score`).
@@ -227,9 +305,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn make_null(&mut self) {}
     /// Takes back [`Game::make_null`].
     fn unmake_null(&mut self) {}
-    /// Whether the position repeats an earlier one or the game is drawn by a rule that
-    /// depends on history; checked inside the search (chess repetitions, fifty moves).
-    fn is_rule_draw(&self) -> bool {
+    /// A search shortcut, not a rule of the game: whether the search may score this
+    /// position as a draw because it repeats an earlier one once (the side that could
+    /// avoid it would have), or a history-dependent draw rule holds. Games end only by
+    /// [`Game::game_end`]; nothing but the search asks this.
+    fn is_search_draw(&self) -> bool {
         false
     }
 }

@@ -15,7 +15,7 @@ fn negamax<G: Game>(game: &mut G, depth: u32, ply: usize) -> Score {
         if let Some(outcome) = game.outcome() {
             return outcome_score(outcome, ply);
         }
-        if game.is_rule_draw() {
+        if game.is_search_draw() {
             return DRAW;
         }
     }

@@ -16,7 +16,9 @@ pub mod tt;
 pub use events::{SearchEvent, SearchInfo, SearchResult};
 pub use exact::ExactSearch;
 pub use features::{SearchFeatures, SearchStats};
-pub use game::{Game, GameError, GameResult, MoveList, Outcome, Player, Pruning};
+pub use game::{
+    EndReason, Game, GameEnd, GameError, GameResult, MoveList, Outcome, Player, Pruning,
+};
 pub use limits::Limits;
 pub use score::{Score, ScoreReport};
 pub use searcher::{SearchControl, SearchSettings, Searcher};

@@ -651,7 +651,7 @@ impl<G: Game> Searcher<G> {
                 self.stats.leaves += 1;
                 return Some(outcome_score(outcome, ply));
             }
-            if game.is_rule_draw() {
+            if game.is_search_draw() {
                 self.stats.leaves += 1;
                 return Some(DRAW);
             }
@@ -946,7 +946,7 @@ impl<G: Game> Searcher<G> {
         if let Some(outcome) = game.outcome() {
             return Some(outcome_score(outcome, ply));
         }
-        if game.is_rule_draw() {
+        if game.is_search_draw() {
             return Some(DRAW);
         }
         if ply >= MAX_PLY - 1 {

@@ -156,8 +156,8 @@ pub fn play_game(
     let mut level_plies = 0;
     let mut plies = 0;
     let result = loop {
-        if let Some(outcome) = game.outcome() {
-            break white_score(GameResult::from_outcome(outcome, game.side_to_move()));
+        if let Some(end) = game.game_end() {
+            break white_score(end.result);
         }
         if plies >= MAX_PLIES {
             break 0.5;

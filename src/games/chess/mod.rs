@@ -25,7 +25,7 @@ pub mod weights;
 pub use eval::evaluate_board;
 
 use crate::search::game::QUIET_HINT_LIMIT;
-use crate::search::{Game, GameError, MoveList, Outcome, Player, Pruning};
+use crate::search::{EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning};
 
 /// Boards kept ready on the unmake stack without reallocating.
 const STACK_RESERVE: usize = 1024;
@@ -111,6 +111,28 @@ impl Chess {
             back += 2;
         }
         count
+    }
+
+    /// The rule that ends the game here, if any (FIDE's: mate, stalemate, the fifty-move
+    /// rule, insufficient material, threefold repetition), with the side to move's outcome.
+    fn rule_end(&self) -> Option<(Outcome, EndReason)> {
+        if !self.has_legal_move() {
+            return Some(if self.in_check() {
+                (Outcome::Loss, EndReason::Checkmate)
+            } else {
+                (Outcome::Draw, EndReason::Stalemate)
+            });
+        }
+        let reason = if self.board.halfmove_clock() >= 100 {
+            EndReason::FiftyMoveRule
+        } else if insufficient_material(&self.board) {
+            EndReason::InsufficientMaterial
+        } else if self.repetitions(false) >= 2 {
+            EndReason::ThreefoldRepetition
+        } else {
+            return None;
+        };
+        Some((Outcome::Draw, reason))
     }
 
     /// Whether the side to move has at least one legal move.
@@ -413,20 +435,12 @@ impl Game for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if !self.has_legal_move() {
-            return Some(if self.in_check() {
-                Outcome::Loss
-            } else {
-                Outcome::Draw
-            });
-        }
-        if self.board.halfmove_clock() >= 100
-            || insufficient_material(&self.board)
-            || self.repetitions(false) >= 2
-        {
-            return Some(Outcome::Draw);
-        }
-        None
+        self.rule_end().map(|(outcome, _)| outcome)
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        self.rule_end()
+            .map(|(outcome, reason)| GameEnd::new(outcome, self.side_to_move(), reason))
     }
 
     fn evaluate(&self) -> i32 {
@@ -585,7 +599,7 @@ impl Game for Chess {
         }
     }
 
-    fn is_rule_draw(&self) -> bool {
+    fn is_search_draw(&self) -> bool {
         self.board.halfmove_clock() >= 100
             || insufficient_material(&self.board)
             || self.repetitions(true) >= 1
@@ -676,6 +690,7 @@ fn piece_letter(piece: Piece) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::GameResult;
     use std::time::Instant;
 
     const STANDARD: ChessVariant = ChessVariant { chess960: false };
@@ -860,10 +875,10 @@ mod tests {
     fn fifty_move_rule() {
         let game = position("8/8/8/8/8/4k3/8/R3K3 w - - 100 80");
         assert_eq!(game.outcome(), Some(Outcome::Draw));
-        assert!(game.is_rule_draw());
+        assert!(game.is_search_draw());
         let game = position("8/8/8/8/8/4k3/8/R3K3 w - - 99 80");
         assert_eq!(game.outcome(), None);
-        assert!(!game.is_rule_draw());
+        assert!(!game.is_search_draw());
         // A move still parses in a claimed-draw position.
         assert!(position("8/8/8/8/8/4k3/8/R3K3 w - - 100 80")
             .parse_move("a1a2")
@@ -874,10 +889,10 @@ mod tests {
     fn repetitions() {
         let mut game = Chess::start(&STANDARD);
         play(&mut game, "g1f3 g8f6 f3g1");
-        assert!(!game.is_rule_draw());
+        assert!(!game.is_search_draw());
         play(&mut game, "f6g8");
         assert!(
-            game.is_rule_draw(),
+            game.is_search_draw(),
             "one repetition is a draw inside the search"
         );
         assert_eq!(game.outcome(), None, "twofold is not yet a draw");
@@ -887,8 +902,37 @@ mod tests {
         assert!(game.parse_move("e2e4").is_ok());
         // An irreversible move clears the window.
         play(&mut game, "e2e4");
-        assert!(!game.is_rule_draw());
+        assert!(!game.is_search_draw());
         assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn game_end_names_the_rule() {
+        let end = |fen: &str| Chess::from_fen(&STANDARD, fen).unwrap().game_end();
+        let mate = end("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(
+            (mate.result, mate.reason),
+            (GameResult::FirstWins, EndReason::Checkmate)
+        );
+        assert_eq!(mate.describe(["white", "black"]), "white mates");
+        let stalemate = end("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(stalemate.reason, EndReason::Stalemate);
+        assert_eq!(stalemate.result, GameResult::Draw);
+        let fifty = end("7k/8/6K1/8/8/8/8/R7 b - - 100 80").unwrap();
+        assert_eq!(fifty.reason, EndReason::FiftyMoveRule);
+        let bare = end("8/8/4k3/8/8/4K3/8/8 w - - 0 1").unwrap();
+        assert_eq!(bare.reason, EndReason::InsufficientMaterial);
+
+        let mut game = Chess::start(&STANDARD);
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(game.game_end(), None, "twofold is not the end of the game");
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8");
+        let threefold = game.game_end().unwrap();
+        assert_eq!(threefold.reason, EndReason::ThreefoldRepetition);
+        assert_eq!(
+            threefold.describe(["white", "black"]),
+            "draw by threefold repetition"
+        );
     }
 
     #[test]
@@ -901,7 +945,7 @@ mod tests {
         ] {
             let game = position(fen);
             assert_eq!(game.outcome(), Some(Outcome::Draw), "{fen}");
-            assert!(game.is_rule_draw(), "{fen}");
+            assert!(game.is_search_draw(), "{fen}");
         }
         for fen in [
             "2b5/8/4k3/8/8/4K3/8/2B5 w - - 0 1",

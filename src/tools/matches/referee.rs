@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::engine::{EngineFailure, EngineProcess, Proto};
-use crate::search::{Game, GameResult, MoveList, Outcome, Player};
+use crate::search::{Game, GameResult, Player};
 
 /// How long an engine may think, as `go` tells it and the referee enforces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -204,7 +204,7 @@ impl Opening {
         };
         let mut record = Vec::with_capacity(self.moves.len());
         for text in &self.moves {
-            if position.outcome().is_some() {
+            if position.game_end().is_some() {
                 return Err(format!("opening move '{text}' after the game has ended"));
             }
             let mv = position.parse_move(text).map_err(|e| e.to_string())?;
@@ -320,32 +320,12 @@ fn serialize_result<S: serde::Serializer>(
     })
 }
 
-/// The end of the game by the rules, if reached: result and reason.
+/// The end of the game by the rules, if reached: result and reason. The rules are the
+/// game's own ([`Game::game_end`]), as `query gameover` and datagen see them.
 fn game_end<G: Game>(position: &G) -> Option<(GameResult, String)> {
-    let to_move = position.side_to_move();
-    if let Some(outcome) = position.outcome() {
-        let result = GameResult::from_outcome(outcome, to_move);
-        let reason = match result {
-            GameResult::Draw => "draw by the rules".to_string(),
-            _ if outcome == Outcome::Loss && position.in_check() => {
-                format!("{} mates", player_name(to_move.other()))
-            }
-            GameResult::FirstWins => "first player wins by the rules".to_string(),
-            GameResult::SecondWins => "second player wins by the rules".to_string(),
-        };
-        return Some((result, reason));
-    }
-    if position.is_rule_draw() {
-        return Some((
-            GameResult::Draw,
-            "draw by rule (repetition or move count)".into(),
-        ));
-    }
-    let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
-    moves
-        .is_empty()
-        .then(|| (GameResult::Draw, "draw: no legal moves".to_string()))
+    let end = position.game_end()?;
+    let names = [player_name(Player::First), player_name(Player::Second)];
+    Some((end.result, end.describe(names)))
 }
 
 fn player_name(player: Player) -> &'static str {
@@ -784,7 +764,7 @@ pub fn play_game<G: Game>(
         for side in sides.iter_mut() {
             side.show(&position, Some((&notation, mover)));
         }
-        if position.outcome().is_none() {
+        if position.game_end().is_none() {
             let opening_plies = opening.moves.len();
             if let Some((result, reason)) =
                 adjudicate(&record.moves, opening_plies, mover, settings)

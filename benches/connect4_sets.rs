@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use cutoff::games::connect4::solver::Connect4Solver;
+use cutoff::games::connect4::test_sets::TestPosition;
 use cutoff::games::connect4::Connect4;
 use cutoff::search::ScoreReport;
-use cutoff::tools::connect4_sets::TestPosition;
 use cutoff::tools::solve::Solver;
 
 fn main() {

@@ -5,7 +5,8 @@
 #                        [--rounds N] [--concurrency N] [--book FILE] [-- extra match args]
 #
 # Each revision is built once (release, in a temporary git worktree) and cached by commit
-# under $CUTOFF_BUILD_CACHE (default: target/sprt-builds). Defaults per game: time control,
+# under $CUTOFF_BUILD_CACHE (default: target/sprt-builds). Defaults per game (from the
+# registry, `cutoff games`): time control,
 # opening book from openings/, SPRT elo0=0 elo1=10 alpha=beta=0.05 (normalized model).
 # Prints the runner's final table; the last line of the SPRT verdict says H0/H1/continue.
 set -euo pipefail
@@ -37,21 +38,6 @@ root=$(git rev-parse --show-toplevel)
 cache=${CUTOFF_BUILD_CACHE:-$root/target/sprt-builds}
 mkdir -p "$cache"
 
-case $game in
-    connect4) default_tc=1+0.01 ;;
-    tictactoe) default_tc=0.2+0.01 ;;
-    tictactoe4) default_tc=0.5+0.01 ;;
-    gomoku) default_tc=2+0.02 ;;
-    chess) default_tc=8+0.08 ;;
-    *) echo "unknown game: $game" >&2; exit 2 ;;
-esac
-tc=${tc:-$default_tc}
-if [ -z "$book" ]; then
-    for candidate in "$root/openings/$game.txt" "$root/openings/$game.epd"; do
-        [ -f "$candidate" ] && book=$candidate && break
-    done
-fi
-
 # Builds a revision (once per commit) and prints the path of its binary.
 build() {
     local commit exe wt
@@ -70,6 +56,20 @@ build() {
 
 exe_a=$(build "$rev_a")
 exe_b=$(build "$rev_b")
+# The game's default time control and book come from the registry (`cutoff games`).
+games_list=
+for exe in "$exe_b" "$exe_a"; do
+    games_list=$("$exe" games 2>/dev/null) && break
+done
+entry=$(printf '%s\n' "$games_list" | awk -F'\t' -v g="$game" 'NR > 1 && $1 == g')
+if [ -z "$entry" ]; then
+    echo "unknown game: $game (known: $(printf '%s\n' "$games_list" | awk -F'\t' 'NR > 1 {print $1}' | xargs))" >&2
+    exit 2
+fi
+tc=${tc:-$(printf '%s\n' "$entry" | cut -f5)}
+if [ -z "$book" ] && [ -f "$root/$(printf '%s\n' "$entry" | cut -f4)" ]; then
+    book=$root/$(printf '%s\n' "$entry" | cut -f4)
+fi
 # The runner: the first of the two builds that has `cutoff match`.
 runner=
 for exe in "$exe_b" "$exe_a"; do

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cutoff::games::GameKind;
+use cutoff::games::{self, chess, GameKind};
 use cutoff::protocol;
 use cutoff::protocol::command::PositionStart;
 use cutoff::protocol::options::DEFAULT_HASH_MB;
@@ -23,8 +23,9 @@ use cutoff::tools::tune::{self, TuneSettings};
     about = "A game-playing engine speaking UCI and UGI"
 )]
 struct Cli {
-    /// Game to play: chess, connect4, tictactoe, tictactoe4, gomoku.
-    #[arg(long, default_value = "chess", value_parser = parse_game, global = true)]
+    /// Game to play (`cutoff games` lists them).
+    #[arg(long, default_value_t = games::default_game(), value_parser = parse_game, global = true,
+          help = format!("Game to play: {}", games::names(", ")))]
     game: GameKind,
     #[command(subcommand)]
     command: Option<Tool>,
@@ -32,6 +33,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Tool {
+    /// Lists the games: name, players, bench depth, opening book, SPRT time control and
+    /// summary, one per line, tab-separated (`scripts/sprt.sh` reads it).
+    Games,
     /// Fixed-depth search of fixed positions of every game; prints `Bench: N nodes M nps`.
     Bench {
         /// Depth for every game instead of each game's default.
@@ -193,10 +197,27 @@ enum Tool {
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
-    GameKind::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        format!("unknown game '{name}' (known: {})", names.join(", "))
-    })
+    games::find(name)
+        .ok_or_else(|| format!("unknown game '{name}' (known: {})", games::names(", ")))
+}
+
+/// `cutoff games`: one tab-separated line per registered game.
+fn list_games() -> ExitCode {
+    println!("name\tplayers\tbench_depth\topening_book\tmatch_tc\tsummary");
+    for kind in games::all() {
+        let info = kind.info();
+        println!(
+            "{}\t{}/{}\t{}\t{}\t{}\t{}",
+            info.name,
+            info.players[0],
+            info.players[1],
+            info.bench_depth,
+            info.opening_book,
+            info.match_tc,
+            info.summary
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
@@ -210,6 +231,7 @@ fn main() -> ExitCode {
             let code = protocol::run(input, io::stdout(), cli.game);
             ExitCode::from(code as u8)
         }
+        Some(Tool::Games) => list_games(),
         Some(Tool::Bench { depth }) => {
             for line in bench::run(depth, DEFAULT_HASH_MB).lines() {
                 println!("{line}");
@@ -278,7 +300,7 @@ fn main() -> ExitCode {
             holdout,
             out,
         }) => {
-            if cli.game != GameKind::Chess {
+            if cli.game.name() != chess::INFO.name {
                 return report(Err(format!(
                     "tune tunes the chess evaluation only, not {}",
                     cli.game
@@ -303,7 +325,7 @@ fn main() -> ExitCode {
             book,
             out,
         }) => {
-            if cli.game != GameKind::Chess {
+            if cli.game.name() != chess::INFO.name {
                 return report(Err(format!("datagen plays chess only, not {}", cli.game)));
             }
             let options = DatagenOptions {

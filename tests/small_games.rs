@@ -5,13 +5,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use cutoff::games::connect4::test_sets::TestPosition;
 use cutoff::games::connect4::Connect4;
 use cutoff::games::mnk::{Mnk, MnkVariant};
 use cutoff::search::minimax::minimax;
 use cutoff::search::{
     Game, Limits, MoveList, ScoreReport, SearchControl, SearchResult, Searcher, TranspositionTable,
 };
-use cutoff::tools::connect4_sets::TestPosition;
 use cutoff::tools::perft::perft;
 
 /// Leaf counts from the start position, depths 1..=9 (shared/data/perft-small-games.txt).

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use cutoff::games::connect4::solver::Connect4Solver;
+use cutoff::games::connect4::test_sets::TestPosition;
 use cutoff::games::connect4::Connect4;
 use cutoff::search::ScoreReport;
-use cutoff::tools::connect4_sets::TestPosition;
 use cutoff::tools::solve::Solver;
 
 /// Solves every position of a set with `solver` (a fresh table each) and checks the score.

@@ -18,8 +18,64 @@ use std::sync::Arc;
 
 use super::grid;
 
+use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::search::game::{
     Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
+};
+
+/// Tic-tac-toe in the registry.
+pub const TICTACTOE_INFO: GameInfo = GameInfo {
+    name: "tictactoe",
+    aliases: &["tic-tac-toe", "3x3"],
+    summary: "tic-tac-toe: 3x3, three in a row; moves are cells a1-c3",
+    players: ["x", "o"],
+    pieces: PieceMarks::Stones('x', 'o'),
+    bench_positions: &[
+        BenchPosition::from_start(""),
+        BenchPosition::from_start("b2 a1"),
+        BenchPosition::from_start("a1 b2 c3"),
+    ],
+    bench_depth: 9,
+    opening_book: "openings/tictactoe.txt",
+    match_tc: "0.2+0.01",
+    chess960: false,
+    solvable: true,
+    pgn_variant: Some("tictactoe"),
+    test_set: None,
+};
+
+/// 4x4 tic-tac-toe (four in a row) in the registry.
+pub const TICTACTOE4_INFO: GameInfo = GameInfo {
+    name: "tictactoe4",
+    aliases: &["4x4"],
+    summary: "4x4, four in a row; moves are cells a1-d4",
+    bench_positions: &[
+        BenchPosition::from_start("b2 c3"),
+        BenchPosition::from_start("a1 b2 c3 d4 a4"),
+    ],
+    bench_depth: 8,
+    opening_book: "openings/tictactoe4.txt",
+    match_tc: "0.5+0.01",
+    pgn_variant: Some("tictactoe4"),
+    ..TICTACTOE_INFO
+};
+
+/// Gomoku (15x15, five or more in a row) in the registry.
+pub const GOMOKU_INFO: GameInfo = GameInfo {
+    name: "gomoku",
+    aliases: &["freestyle"],
+    summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
+    bench_positions: &[
+        BenchPosition::from_start("h8"),
+        BenchPosition::from_start("h8 h9 i8 g8 i9"),
+        BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
+    ],
+    bench_depth: 4,
+    opening_book: "openings/gomoku.txt",
+    match_tc: "2+0.02",
+    solvable: false,
+    pgn_variant: Some("gomoku"),
+    ..TICTACTOE_INFO
 };
 
 /// Largest board side: 16 keeps files within `a..p` and cells within `MAX_MOVES`.

@@ -281,7 +281,7 @@ impl Controller {
             OptionChange::Chess960(on) => {
                 if on != self.chess960 {
                     self.chess960 = on;
-                    if self.game == GameKind::Chess {
+                    if self.game.info().chess960 {
                         self.rebuild_session();
                     }
                 }

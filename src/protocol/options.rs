@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::games::GameKind;
+use crate::games::{self, GameKind};
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -61,10 +61,7 @@ pub enum OptionError {
 
 /// The `option ...` lines of the handshake, with `game` as the current default.
 pub fn option_lines(game: GameKind) -> Vec<String> {
-    let games: String = GameKind::ALL
-        .iter()
-        .map(|kind| format!(" var {kind}"))
-        .collect();
+    let games: String = games::all().map(|kind| format!(" var {kind}")).collect();
     vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         "option name Clear Hash type button".to_string(),
@@ -129,12 +126,12 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         )),
         "game" => {
             let value = value.ok_or_else(|| OptionError::MissingValue("Game".to_string()))?;
-            GameKind::from_name(value)
+            games::find(value)
                 .map(OptionChange::Game)
                 .ok_or_else(|| OptionError::BadValue {
                     name: "Game".to_string(),
                     value: value.to_string(),
-                    expected: "one of chess, connect4, tictactoe, tictactoe4, gomoku".to_string(),
+                    expected: format!("one of {}", games::names(", ")),
                 })
         }
         _ => Err(OptionError::Unknown(name.to_string())),
@@ -154,7 +151,7 @@ mod tests {
         assert!(parse_option("Hash", None).is_err());
         assert_eq!(
             parse_option("Game", Some("Connect4")),
-            Ok(OptionChange::Game(GameKind::Connect4))
+            Ok(OptionChange::Game(games::find("connect4").unwrap()))
         );
         assert!(parse_option("Game", Some("go")).is_err());
         assert_eq!(
@@ -169,7 +166,7 @@ mod tests {
 
     #[test]
     fn lists_every_option() {
-        let lines = option_lines(GameKind::Connect4);
+        let lines = option_lines(games::find("connect4").unwrap());
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));

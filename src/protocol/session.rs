@@ -11,10 +11,7 @@ use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
 use super::format::{format_bestmove, format_info, Dialect};
-use crate::games::chess::{Chess, ChessVariant};
-use crate::games::connect4::Connect4;
-use crate::games::mnk::{Mnk, MnkVariant};
-use crate::games::GameKind;
+use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::pool::SharedIterations;
 use crate::search::{
     Game, GameError, GameResult, Limits, MoveList, Player, SearchControl, SearchEvent, Searcher,
@@ -73,24 +70,19 @@ pub trait Session: Send {
 
 /// Creates the session of a game. `chess960` selects Chess960 castling notation.
 pub fn new_session(kind: GameKind, hash_mb: usize, chess960: bool) -> Box<dyn Session> {
-    match kind {
-        GameKind::Chess => Box::new(GameSession::<Chess>::new(
-            kind,
-            ChessVariant { chess960 },
-            hash_mb,
-        )),
-        GameKind::Connect4 => Box::new(GameSession::<Connect4>::new(kind, (), hash_mb)),
-        GameKind::TicTacToe => Box::new(GameSession::<Mnk>::new(
-            kind,
-            MnkVariant::TICTACTOE,
-            hash_mb,
-        )),
-        GameKind::TicTacToe4 => Box::new(GameSession::<Mnk>::new(
-            kind,
-            MnkVariant::TICTACTOE4,
-            hash_mb,
-        )),
-        GameKind::Gomoku => Box::new(GameSession::<Mnk>::new(kind, MnkVariant::GOMOKU, hash_mb)),
+    kind.visit(&VariantSettings { chess960 }, NewSession { hash_mb })
+}
+
+/// Builds the session of the visited game.
+struct NewSession {
+    hash_mb: usize,
+}
+
+impl GameVisitor for NewSession {
+    type Output = Box<dyn Session>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Box<dyn Session> {
+        Box::new(GameSession::<G>::new(game.kind, game.variant, self.hash_mb))
     }
 }
 

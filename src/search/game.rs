@@ -277,6 +277,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn pruning(&self) -> Pruning {
         Pruning::default()
     }
+    /// The game's own exact solver, if it has one (Connect Four), with a table of
+    /// `hash_mb` MiB and `threads` threads for the root moves; `solve` uses it instead of
+    /// the core search, which every game whose [`Game::pruning`] is exact can use.
+    fn dedicated_solver(
+        hash_mb: usize,
+        threads: usize,
+    ) -> Option<Box<dyn super::ExactSearch<Self>>> {
+        let _ = (hash_mb, threads);
+        None
+    }
     /// An upper bound on the plies left until the game must end (empty cells in Connect
     /// Four). Entries searched at least that deep hold exact values whatever the depth asked.
     fn remaining_plies_bound(&self) -> Option<u32> {

@@ -1,7 +1,6 @@
 //! Tools built on the engine: perft, bench and the match runner.
 
 pub mod bench;
-pub mod connect4_sets;
 pub mod datagen;
 pub mod matches;
 pub mod perft;

@@ -7,10 +7,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use crate::games::chess::{Chess, ChessVariant};
-use crate::games::connect4::Connect4;
-use crate::games::mnk::{Mnk, MnkVariant};
-use crate::games::GameKind;
+use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
 use crate::search::{Game, GameResult, MoveList, Player};
 use crate::tools::matches::engine::{EngineConfig, EngineProcess};
 use crate::tools::matches::referee::{
@@ -31,14 +28,6 @@ pub struct PlayConfig {
     pub engine: EngineConfig,
 }
 
-/// The names of the two players in a game's own terms (`x`/`o`, `white`/`black`).
-fn player_names(game: GameKind) -> [&'static str; 2] {
-    match game {
-        GameKind::Chess => ["white", "black"],
-        _ => ["x", "o"],
-    }
-}
-
 fn player_index(player: Player) -> usize {
     match player {
         Player::First => 0,
@@ -49,20 +38,29 @@ fn player_index(player: Player) -> usize {
 /// Plays one game, reading the person's input from `input` and writing to stdout;
 /// returns the record once the game has ended (by the rules, a forfeit, `quit` or EOF).
 pub fn run(config: &PlayConfig, input: Box<dyn BufRead>) -> Result<GameRecord, String> {
-    match config.game {
-        GameKind::Connect4 => run_game::<Connect4>(config, &(), input),
-        GameKind::TicTacToe => run_game::<Mnk>(config, &MnkVariant::TICTACTOE, input),
-        GameKind::TicTacToe4 => run_game::<Mnk>(config, &MnkVariant::TICTACTOE4, input),
-        GameKind::Gomoku => run_game::<Mnk>(config, &MnkVariant::GOMOKU, input),
-        GameKind::Chess => run_game::<Chess>(config, &ChessVariant::default(), input),
+    config.game.visit_default(PlayCommand { config, input })
+}
+
+/// `cutoff play` for the visited game.
+struct PlayCommand<'a> {
+    config: &'a PlayConfig,
+    input: Box<dyn BufRead>,
+}
+
+impl GameVisitor for PlayCommand<'_> {
+    type Output = Result<GameRecord, String>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
+        run_game::<G>(self.config, &game, self.input)
     }
 }
 
 fn run_game<G: Game>(
     config: &PlayConfig,
-    variant: &G::Variant,
+    game: &Registered<G>,
     input: Box<dyn BufRead>,
 ) -> Result<GameRecord, String> {
+    let variant = &game.variant;
     let never = || false;
     let settings = RefereeSettings {
         time_margin: Duration::from_millis(200),
@@ -70,11 +68,11 @@ fn run_game<G: Game>(
         ..RefereeSettings::default()
     };
     let mut engine = start_engine(&config.engine, &settings)?;
-    let names = player_names(config.game);
+    let names = game.info.players;
     let mut human = Human {
         input,
         colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-        chess: config.game == GameKind::Chess,
+        pieces: game.info.pieces,
         names,
         hint_config: EngineConfig {
             name: "hint".to_string(),
@@ -132,7 +130,7 @@ pub fn announce(record: &GameRecord, names: [&str; 2]) -> String {
 struct Human {
     input: Box<dyn BufRead>,
     colour: bool,
-    chess: bool,
+    pieces: PieceMarks,
     names: [&'static str; 2],
     hint_config: EngineConfig,
     hint_engine: Option<EngineProcess>,
@@ -151,10 +149,11 @@ impl Human {
         let last = lines.len().saturating_sub(1);
         let mut out = Vec::with_capacity(lines.len());
         for (i, line) in lines.iter().enumerate() {
-            let board_line = if self.chess {
-                line.starts_with(|c: char| c.is_ascii_digit()) && line.contains('|')
-            } else {
-                i < last
+            let board_line = match self.pieces {
+                PieceMarks::Letters => {
+                    line.starts_with(|c: char| c.is_ascii_digit()) && line.contains('|')
+                }
+                PieceMarks::Stones(..) => i < last,
             };
             if !board_line {
                 out.push(line.to_string());
@@ -162,11 +161,11 @@ impl Human {
             }
             let mut coloured = String::new();
             for c in line.chars() {
-                let code = match c {
-                    'x' if !self.chess => Some("1;31"),
-                    'o' if !self.chess => Some("1;33"),
-                    c if self.chess && c.is_ascii_uppercase() => Some("1;97"),
-                    c if self.chess && c.is_ascii_lowercase() => Some("1;31"),
+                let code = match self.pieces {
+                    PieceMarks::Stones(first, _) if c == first => Some("1;31"),
+                    PieceMarks::Stones(_, second) if c == second => Some("1;33"),
+                    PieceMarks::Letters if c.is_ascii_uppercase() => Some("1;97"),
+                    PieceMarks::Letters if c.is_ascii_lowercase() => Some("1;31"),
                     _ => None,
                 };
                 match code {

@@ -15,12 +15,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::games::connect4::Connect4;
-use crate::games::mnk::{Mnk, MnkVariant};
-use crate::games::GameKind;
-use crate::tools::connect4_sets::TestPosition;
-
-use crate::games::connect4::solver::Connect4Solver;
+use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
 use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
 use crate::search::{
     ExactSearch, Game, GameError, MoveList, Score, ScoreReport, Searcher, TranspositionTable,
@@ -435,33 +430,56 @@ pub fn run_command(
     out: &mut dyn Write,
     progress: &mut dyn Write,
 ) -> Result<(), String> {
-    if kind == GameKind::Gomoku && options.nodes.is_none() {
-        return Err("gomoku cannot be solved outright: give a budget with --nodes".into());
-    }
-    if options.check && kind != GameKind::Connect4 {
-        return Err("--check reads Connect Four test sets: use --game connect4".into());
-    }
-    let hash = options.hash_mb;
-    let (tictactoe, tictactoe4, gomoku) = (
-        MnkVariant::TICTACTOE,
-        MnkVariant::TICTACTOE4,
-        MnkVariant::GOMOKU,
-    );
-    match kind {
-        GameKind::Connect4 => {
-            let mut search = Connect4Solver::new(hash);
-            search.threads = options.threads.max(1);
-            let solver = Solver::with_search(Box::new(search));
-            run_for::<Connect4>(&(), solver, options, out, progress)
+    kind.visit_default(SolveCommand {
+        options,
+        out,
+        progress,
+    })
+}
+
+/// `solve` for the visited game: its dedicated solver if it has one, else the core search
+/// (only for games whose search is exact).
+struct SolveCommand<'a> {
+    options: &'a SolveOptions,
+    out: &'a mut dyn Write,
+    progress: &'a mut dyn Write,
+}
+
+impl GameVisitor for SolveCommand<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
+        let (info, options) = (game.info, self.options);
+        if !info.solvable && options.nodes.is_none() {
+            return Err(format!(
+                "{} cannot be solved outright: give a budget with --nodes",
+                info.name
+            ));
         }
-        GameKind::TicTacToe => {
-            run_for::<Mnk>(&tictactoe, Solver::new(hash), options, out, progress)
+        if options.check && info.test_set.is_none() {
+            return Err(format!(
+                "--check reads exact test sets, which {} has none of (connect4 has)",
+                info.name
+            ));
         }
-        GameKind::TicTacToe4 => {
-            run_for::<Mnk>(&tictactoe4, Solver::new(hash), options, out, progress)
-        }
-        GameKind::Gomoku => run_for::<Mnk>(&gomoku, Solver::new(hash), options, out, progress),
-        GameKind::Chess => Err("chess is not supported here: its search prunes inexactly".into()),
+        let solver = match G::dedicated_solver(options.hash_mb, options.threads) {
+            Some(search) => Solver::with_search(search),
+            None if G::start(&game.variant).pruning().is_exact() => Solver::new(options.hash_mb),
+            None => {
+                return Err(format!(
+                    "{} is not supported here: its search prunes inexactly",
+                    info.name
+                ))
+            }
+        };
+        run_for::<G>(
+            info,
+            &game.variant,
+            solver,
+            options,
+            self.out,
+            self.progress,
+        )
     }
 }
 
@@ -470,6 +488,7 @@ fn io_error(e: std::io::Error) -> String {
 }
 
 fn run_for<G: Game>(
+    info: &GameInfo,
     variant: &G::Variant,
     mut solver: Solver<G>,
     options: &SolveOptions,
@@ -508,8 +527,8 @@ fn run_for<G: Game>(
     let mut errors = 0u64;
     for line in lines {
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
-        if options.check {
-            let test = TestPosition::parse(line).map_err(|e| e.to_string())?;
+        if let Some(parse_test_line) = info.test_set.filter(|_| options.check) {
+            let test = parse_test_line(line).map_err(|e| e.to_string())?;
             let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
             solver.forget();
             let solution = solver.solve(&root, false, &mut |_| {});
@@ -518,9 +537,9 @@ fn run_for<G: Game>(
             time += solution.elapsed;
             match solution.value {
                 None => unknown += 1,
-                Some(v) if ScoreReport::from_score(v) != test.expected_report() => {
+                Some(v) if ScoreReport::from_score(v) != test.expected => {
                     wrong += 1;
-                    let expected = test.expected_report();
+                    let expected = &test.expected;
                     writeln!(
                         out,
                         "WRONG: {line}: solved {}, expected {expected}",
@@ -632,6 +651,8 @@ fn write_solution<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::Connect4;
+    use crate::games::mnk::{Mnk, MnkVariant};
     use crate::search::minimax::minimax;
     use crate::search::score::outcome_score;
 

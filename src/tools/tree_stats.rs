@@ -19,9 +19,7 @@ use crate::search::{
 };
 
 use super::solve::{describe, position_from};
-use crate::games::connect4::Connect4;
-use crate::games::mnk::{Mnk, MnkVariant};
-use crate::games::GameKind;
+use crate::games::{GameKind, GameVisitor, Registered};
 
 /// One algorithm of the comparison: a name and the core's switches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -416,12 +414,26 @@ pub fn run_command(
     options: &TreeStatsOptions,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    match kind {
-        GameKind::Connect4 => run_for::<Connect4>(&(), options, out),
-        GameKind::TicTacToe => run_for::<Mnk>(&MnkVariant::TICTACTOE, options, out),
-        GameKind::TicTacToe4 => run_for::<Mnk>(&MnkVariant::TICTACTOE4, options, out),
-        GameKind::Gomoku => run_for::<Mnk>(&MnkVariant::GOMOKU, options, out),
-        GameKind::Chess => Err("chess is not supported here: its search prunes inexactly".into()),
+    kind.visit_default(TreeStatsCommand { options, out })
+}
+
+/// `tree-stats` for the visited game, which must be searched exactly.
+struct TreeStatsCommand<'a> {
+    options: &'a TreeStatsOptions,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for TreeStatsCommand<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
+        if !G::start(&game.variant).pruning().is_exact() {
+            return Err(format!(
+                "{} is not supported here: its search prunes inexactly",
+                game.info.name
+            ));
+        }
+        run_for::<G>(&game.variant, self.options, self.out)
     }
 }
 

@@ -20,7 +20,10 @@ use cozy_chess::{
 };
 
 pub mod eval;
+mod info;
 pub mod weights;
+
+pub use info::INFO;
 
 pub use eval::evaluate_board;
 

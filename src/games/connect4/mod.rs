@@ -17,10 +17,36 @@
 //! for runs of empty cells, then a space and the side to move: the start is `7/7/7/7/7/7 x`.
 
 pub mod solver;
+pub mod test_sets;
 
 use super::grid;
+use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{Game, GameError, MoveList, Outcome, Player};
+
+/// Connect Four in the registry.
+pub const INFO: GameInfo = GameInfo {
+    name: "connect4",
+    aliases: &["connect-four", "connectfour"],
+    summary: "Connect Four, 7 columns by 6 rows; moves are column numbers 1-7",
+    players: ["x", "o"],
+    pieces: PieceMarks::Stones('x', 'o'),
+    bench_positions: &[
+        BenchPosition::from_start(""),
+        BenchPosition::from_start("4 4 4 4 3 5"),
+        BenchPosition::from_start("4 3 4 4 3 5 5 2"),
+        BenchPosition::from_start("3 4 5 4 4 3 2 6 6"),
+        BenchPosition::from_start("4 4 4 4 4 4 3 3 3 5 5"),
+        BenchPosition::from_start("1 2 3 4 5 6 7 7 6 5 4 3"),
+    ],
+    bench_depth: 14,
+    opening_book: "openings/connect4.txt",
+    match_tc: "1+0.01",
+    chess960: false,
+    solvable: true,
+    pgn_variant: Some("connect4"),
+    test_set: Some(test_sets::parse_line),
+};
 
 /// Number of columns.
 const WIDTH: usize = 7;
@@ -438,6 +464,15 @@ impl Game for Connect4 {
         } else {
             None
         }
+    }
+
+    fn dedicated_solver(
+        hash_mb: usize,
+        threads: usize,
+    ) -> Option<Box<dyn crate::search::ExactSearch<Self>>> {
+        let mut solver = solver::Connect4Solver::new(hash_mb);
+        solver.threads = threads.max(1);
+        Some(Box::new(solver))
     }
 
     /// Threat-based evaluation from the side to move's view: threat cells weighted by row

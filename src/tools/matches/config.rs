@@ -8,7 +8,7 @@ use super::engine::{EngineConfig, Proto};
 use super::openings::BookFormat;
 use super::referee::{DrawRule, RefereeSettings, ResignRule, SearchLimits};
 use super::stats::{EloModel, Sprt};
-use crate::games::GameKind;
+use crate::games::{self, GameKind};
 
 /// Who plays whom when there are more than two engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -264,7 +264,7 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
             "game" | "variant" => {
                 let value = single()?;
                 config.game =
-                    GameKind::from_name(value).ok_or_else(|| format!("unknown game '{value}'"))?;
+                    games::find(value).ok_or_else(|| format!("unknown game '{value}'"))?;
             }
             "engine" => {
                 let mut draft = EngineDraft::default();
@@ -434,10 +434,10 @@ mod tests {
                  -concurrency 2 -openings file=book.txt format=epd order=random \
                  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 -pgnout file=games.pgn",
             ),
-            GameKind::Chess,
+            games::find("chess").unwrap(),
         )
         .unwrap();
-        assert_eq!(config.game, GameKind::Connect4);
+        assert_eq!(config.game.name(), "connect4");
         assert_eq!(config.engines.len(), 2);
         assert_eq!(config.engines[0].options, [("Hash".into(), "16".into())]);
         assert_eq!(config.engines[1].options, [("Hash".into(), "32".into())]);
@@ -463,7 +463,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        let err = |text: &str| parse_args(&args(text), GameKind::Connect4).unwrap_err();
+        let connect4 = games::find("connect4").unwrap();
+        let err = |text: &str| parse_args(&args(text), connect4).unwrap_err();
         assert!(err("-engine cmd=a depth=2").contains("two"));
         assert!(err("-engine cmd=a -engine cmd=b").contains("no limit"));
         assert!(err("-bogus 1").contains("-bogus"));

@@ -26,10 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::games::chess::{Chess, ChessVariant};
-use crate::games::connect4::Connect4;
-use crate::games::mnk::{Mnk, MnkVariant};
-use crate::games::GameKind;
+use crate::games::{GameVisitor, Registered};
 use crate::search::{Game, GameResult};
 use config::{MatchConfig, Tournament};
 use engine::EngineProcess;
@@ -127,12 +124,22 @@ enum Message {
 /// Plays the match. `interrupt` (set by Ctrl-C) stops it cleanly: running games are
 /// abandoned, engines stopped, finished games and partial results written.
 pub fn run(config: &MatchConfig, interrupt: Arc<AtomicBool>) -> Result<MatchResults, String> {
-    match config.game {
-        GameKind::Connect4 => run_game::<Connect4>(config, &(), interrupt),
-        GameKind::TicTacToe => run_game::<Mnk>(config, &MnkVariant::TICTACTOE, interrupt),
-        GameKind::TicTacToe4 => run_game::<Mnk>(config, &MnkVariant::TICTACTOE4, interrupt),
-        GameKind::Gomoku => run_game::<Mnk>(config, &MnkVariant::GOMOKU, interrupt),
-        GameKind::Chess => run_game::<Chess>(config, &ChessVariant::default(), interrupt),
+    config
+        .game
+        .visit_default(MatchCommand { config, interrupt })
+}
+
+/// The match for the visited game.
+struct MatchCommand<'a> {
+    config: &'a MatchConfig,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl GameVisitor for MatchCommand<'_> {
+    type Output = Result<MatchResults, String>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
+        run_game::<G>(self.config, &game.variant, self.interrupt)
     }
 }
 

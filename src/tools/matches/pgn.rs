@@ -36,8 +36,8 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     tag("White", &record.first);
     tag("Black", &record.second);
     tag("Result", record.result_text());
-    if ctx.game != GameKind::Chess {
-        tag("Variant", ctx.game.name());
+    if let Some(variant) = ctx.game.info().pgn_variant {
+        tag("Variant", variant);
     }
     if let Some(fen) = &record.opening.fen {
         tag("SetUp", "1");
@@ -175,7 +175,7 @@ mod tests {
     fn connect4_pgn() {
         let ctx = PgnContext {
             event: "test",
-            game: GameKind::Connect4,
+            game: crate::games::find("connect4").unwrap(),
             round: "1.1",
             time_control: "1+0.01",
             date: "2024.01.02",

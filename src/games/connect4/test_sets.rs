@@ -2,7 +2,17 @@
 //! (the moves played), a space, and the exact score of the position for the side to move.
 
 use crate::games::connect4::Connect4;
+use crate::games::TestLine;
 use crate::search::{GameError, ScoreReport};
+
+/// Parses a test-set line for the registry (`solve --check`).
+pub fn parse_line(line: &str) -> Result<TestLine, GameError> {
+    let test = TestPosition::parse(line)?;
+    Ok(TestLine {
+        expected: test.expected_report(),
+        moves: test.moves,
+    })
+}
 
 /// One line of a test set.
 #[derive(Clone, Debug)]

@@ -1,0 +1,188 @@
+//! How a game describes itself to the tools and the protocol, and the one generic dispatch
+//! from a game's name to its concrete type.
+//!
+//! Each game module exports a [`GameInfo`] (names, players, bench positions, opening book
+//! and the like) for every variant it registers; the [`registry!`] macro in `games/mod.rs`
+//! turns one line per game into [`GameKind`] and its [`GameKind::visit`] dispatch, so a
+//! tool written once as a [`GameVisitor`] runs for every registered game.
+
+use crate::search::{Game, GameError, ScoreReport};
+
+/// A bench position: a FEN (or the start position) and moves played from it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchPosition {
+    /// The FEN to start from; `None` for the start position.
+    pub fen: Option<&'static str>,
+    /// Moves played from there, space-separated, in the game's notation.
+    pub moves: &'static str,
+}
+
+impl BenchPosition {
+    /// The start position followed by `moves`.
+    pub const fn from_start(moves: &'static str) -> BenchPosition {
+        BenchPosition { fen: None, moves }
+    }
+
+    /// The position given by `fen`.
+    pub const fn fen(fen: &'static str) -> BenchPosition {
+        BenchPosition {
+            fen: Some(fen),
+            moves: "",
+        }
+    }
+
+    /// The position in `variant`; `Err` when the FEN or a move is refused.
+    pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, GameError> {
+        let mut game = match self.fen {
+            Some(fen) => G::from_fen(variant, fen)?,
+            None => G::start(variant),
+        };
+        for text in self.moves.split_whitespace() {
+            let mv = game.parse_move(text)?;
+            game.make_move(mv);
+        }
+        Ok(game)
+    }
+}
+
+/// How the board drawing marks the players' pieces, for colouring it in a terminal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PieceMarks {
+    /// One character per player's stone (first, second), e.g. `x` and `o`.
+    Stones(char, char),
+    /// Piece letters: upper case for the first player, lower case for the second (chess).
+    Letters,
+}
+
+/// One line of an exact test set (Pascal Pons' Connect Four sets): the moves that lead to
+/// the position and its exact value as the engine reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestLine {
+    /// The moves played from the start position, space-separated, in the game's notation.
+    pub moves: String,
+    /// The exact value for the side to move (`mate N`, `mate -N` or `cp 0`).
+    pub expected: ScoreReport,
+}
+
+/// Reads one line of a game's exact test sets.
+pub type TestLineParser = fn(&str) -> Result<TestLine, GameError>;
+
+/// What a game (one variant of it) tells about itself, once, for every tool.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// The name used by `--game`, the `Game` option and `cutoff match -game`.
+    pub name: &'static str,
+    /// Other names accepted for it (compared without regard to case).
+    pub aliases: &'static [&'static str],
+    /// One line for `cutoff games`.
+    pub summary: &'static str,
+    /// The players' names in the game's own terms, first player first (`white`, `x`).
+    pub players: [&'static str; 2],
+    /// How the board drawing marks each player's pieces.
+    pub pieces: PieceMarks,
+    /// The positions `bench` searches.
+    pub bench_positions: &'static [BenchPosition],
+    /// The depth `bench` searches them to.
+    pub bench_depth: u32,
+    /// The balanced opening book, relative to the repository root (`scripts/sprt.sh`).
+    pub opening_book: &'static str,
+    /// The time control `scripts/sprt.sh` uses by default, `base+inc` in seconds.
+    pub match_tc: &'static str,
+    /// Whether the `UCI_Chess960` option selects a variant of this game.
+    pub chess960: bool,
+    /// Whether `solve` may search it without a node budget (its tree is small enough).
+    pub solvable: bool,
+    /// The PGN `Variant` tag of its game records; `None` for standard chess.
+    pub pgn_variant: Option<&'static str>,
+    /// Parses a line of the game's exact test sets (for `solve --check`), if it has any.
+    pub test_set: Option<TestLineParser>,
+}
+
+impl GameInfo {
+    /// Whether `name` names this game (its name or an alias, any case).
+    pub fn is_named(&self, name: &str) -> bool {
+        let name = name.trim();
+        std::iter::once(&self.name)
+            .chain(self.aliases)
+            .any(|known| known.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Settings of the protocol that choose a variant (`UCI_Chess960`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantSettings {
+    /// Chess960 castling and FENs.
+    pub chess960: bool,
+}
+
+/// A registered game handed to a [`GameVisitor`]: which one, its description and variant.
+#[derive(Clone, Debug)]
+pub struct Registered<G: Game> {
+    /// The game's registry entry.
+    pub kind: super::GameKind,
+    /// Its description.
+    pub info: &'static GameInfo,
+    /// The variant to play.
+    pub variant: G::Variant,
+}
+
+/// Code that runs for any registered game: [`GameKind::visit`](super::GameKind::visit)
+/// calls `visit` with the game's concrete type.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs for the game `G`.
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output;
+}
+
+/// Writes the registry: one line per game, `Kind: Type = variant, info;` where `variant`
+/// is a function of the [`VariantSettings`]. It defines [`GameKind`](super::GameKind) with
+/// `ALL`, `info` and `visit`.
+macro_rules! registry {
+    ($($kind:ident: $game:ty = $variant:expr, $info:expr;)+) => {
+        /// Every game the engine can play, in the order `cutoff games` lists them; the
+        /// first is the default.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("Registered from `", stringify!($game), "`.")]
+                $kind,
+            )+
+        }
+
+        impl GameKind {
+            /// All games, in registry order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$kind),+];
+
+            /// The game's description.
+            pub fn info(self) -> &'static $crate::games::registry::GameInfo {
+                match self {
+                    $(GameKind::$kind => &$info,)+
+                }
+            }
+
+            /// Runs `visitor` with the game's concrete type and the variant that
+            /// `settings` select.
+            pub fn visit<V: $crate::games::registry::GameVisitor>(
+                self,
+                settings: &$crate::games::registry::VariantSettings,
+                visitor: V,
+            ) -> V::Output {
+                match self {
+                    $(GameKind::$kind => {
+                        let variant_of: fn(
+                            &$crate::games::registry::VariantSettings,
+                        ) -> <$game as $crate::search::Game>::Variant = $variant;
+                        visitor.visit::<$game>($crate::games::registry::Registered {
+                            kind: self,
+                            info: self.info(),
+                            variant: variant_of(settings),
+                        })
+                    })+
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use registry;

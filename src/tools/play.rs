@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 
 use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
 use crate::search::{Game, GameResult, MoveList, Player};
+use crate::tools::matches::clock::SearchLimits;
 use crate::tools::matches::engine::{EngineConfig, EngineProcess};
-use crate::tools::matches::referee::{
-    self, Choice, GameRecord, Opening, RefereeSettings, SearchLimits, Side, SideFailure, Turn,
-};
+use crate::tools::matches::engine_side::ask_engine;
+use crate::tools::matches::openings::Opening;
+use crate::tools::matches::record::GameRecord;
+use crate::tools::matches::referee::{self, Choice, RefereeSettings, Side, SideFailure, Turn};
 
 /// Time the engine gets for a `hint`.
 const HINT_MOVETIME_MS: u64 = 500;
@@ -192,7 +194,7 @@ impl Human {
             go += &format!(" depth {depth}");
         }
         let allowed = Duration::from_millis(HINT_MOVETIME_MS) + Duration::from_secs(10);
-        match referee::ask_engine(engine, turn.command, &go, allowed, false, &|| false) {
+        match ask_engine(engine, turn.command, &go, allowed, false, &|| false) {
             Ok(Choice::Move { text, score, .. }) => match score {
                 Some(score) => format!("hint: {text} (score {score})"),
                 None => format!("hint: {text}"),

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::adjudication::{DrawRule, ResignRule};
+use super::clock::SearchLimits;
 use super::engine::{EngineConfig, Proto};
 use super::openings::BookFormat;
-use super::referee::{DrawRule, RefereeSettings, ResignRule, SearchLimits};
+use super::referee::RefereeSettings;
 use super::stats::{EloModel, Sprt};
 use crate::games::{self, GameKind};
 
@@ -210,9 +212,8 @@ fn pairs(values: &[String]) -> Result<Vec<(&str, &str)>, String> {
         .collect()
 }
 
-/// Parses the arguments after `match`; `default_game` is used without `-game`.
-pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig, String> {
-    // Step 1. Split into groups: an option starting with '-' and its values.
+/// Splits the arguments into groups: an option starting with '-' and the values after it.
+fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for arg in args {
         let is_option = arg.starts_with('-') && !arg.contains('=') && arg.len() > 1;
@@ -225,47 +226,212 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
             }
         }
     }
+    Ok(groups)
+}
 
-    let mut config = MatchConfig {
-        game: default_game,
-        engines: Vec::new(),
-        tournament: Tournament::RoundRobin,
-        rounds: 1,
-        games: 1,
-        concurrency: 1,
-        openings: None,
-        seed: 0,
-        sprt: None,
-        pgn_out: None,
-        record_out: None,
-        json_out: None,
-        referee: RefereeSettings::default(),
-        event: "cutoff match".to_string(),
-        verbose_games: true,
+/// The one value of option `-name`.
+fn single<'v>(name: &str, values: &'v [String]) -> Result<&'v str, String> {
+    match values {
+        [value] => Ok(value.as_str()),
+        _ => Err(format!("-{name} takes one value")),
+    }
+}
+
+/// The file of option `-name`, given as `file=PATH` or `PATH`.
+fn file_value(name: &str, values: &[String]) -> Result<PathBuf, String> {
+    match values {
+        [value] => Ok(PathBuf::from(value.strip_prefix("file=").unwrap_or(value))),
+        _ => Err(format!("-{name} takes file=PATH")),
+    }
+}
+
+/// A time in ms, the one value of option `-name`.
+fn millis(name: &str, values: &[String]) -> Result<Duration, String> {
+    Ok(Duration::from_millis(parse_num(
+        name,
+        single(name, values)?,
+    )?))
+}
+
+/// `-draw movenumber=N movecount=N score=N`.
+fn parse_draw(values: &[String]) -> Result<DrawRule, String> {
+    let mut rule = DrawRule {
+        move_number: 40,
+        move_count: 8,
+        score: 10,
     };
+    for (key, value) in pairs(values)? {
+        match key {
+            "movenumber" => rule.move_number = parse_num(key, value)?,
+            "movecount" => rule.move_count = parse_num(key, value)?,
+            "score" => rule.score = parse_num(key, value)?,
+            _ => return Err(format!("unknown draw setting '{key}'")),
+        }
+    }
+    Ok(rule)
+}
+
+/// `-resign movecount=N score=N`.
+fn parse_resign(values: &[String]) -> Result<ResignRule, String> {
+    let mut rule = ResignRule {
+        move_count: 3,
+        score: 1000,
+    };
+    for (key, value) in pairs(values)? {
+        match key {
+            "movecount" => rule.move_count = parse_num(key, value)?,
+            "score" => rule.score = parse_num(key, value)?,
+            _ => return Err(format!("unknown resign setting '{key}'")),
+        }
+    }
+    Ok(rule)
+}
+
+/// `-openings file=PATH format=epd|moves order=random|sequential start=N`.
+fn parse_openings(values: &[String]) -> Result<OpeningConfig, String> {
+    let mut openings = OpeningConfig {
+        file: PathBuf::new(),
+        format: BookFormat::Epd,
+        random: false,
+        start: 1,
+    };
+    for (key, value) in pairs(values)? {
+        match key {
+            "file" => openings.file = PathBuf::from(value),
+            "format" => {
+                openings.format = BookFormat::from_name(value)
+                    .ok_or_else(|| format!("unknown opening format '{value}'"))?
+            }
+            "order" => {
+                openings.random = match value {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => return Err(format!("unknown opening order '{value}'")),
+                }
+            }
+            "start" => openings.start = parse_num(key, value)?,
+            _ => return Err(format!("unknown openings setting '{key}'")),
+        }
+    }
+    if openings.file.as_os_str().is_empty() {
+        return Err("-openings needs file=PATH".to_string());
+    }
+    Ok(openings)
+}
+
+/// `-sprt elo0=X elo1=Y alpha=A beta=B model=M`.
+fn parse_sprt(values: &[String]) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = EloModel::Normalized;
+    for (key, value) in pairs(values)? {
+        match key {
+            "elo0" => elo0 = Some(parse_num::<f64>(key, value)?),
+            "elo1" => elo1 = Some(parse_num::<f64>(key, value)?),
+            "alpha" => alpha = parse_num(key, value)?,
+            "beta" => beta = parse_num(key, value)?,
+            "model" => {
+                model = EloModel::from_name(value)
+                    .ok_or_else(|| format!("unknown SPRT model '{value}'"))?
+            }
+            _ => return Err(format!("unknown sprt setting '{key}'")),
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err("-sprt needs elo0= and elo1=".to_string());
+    };
+    Ok(Sprt::new(elo0, elo1, alpha, beta, model)
+        .ok_or("invalid SPRT: need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1")?)
+}
+
+impl MatchConfig {
+    /// The settings before any option: one round of one game in `game`, one at a time.
+    fn defaults(game: GameKind) -> MatchConfig {
+        MatchConfig {
+            game,
+            engines: Vec::new(),
+            tournament: Tournament::RoundRobin,
+            rounds: 1,
+            games: 1,
+            concurrency: 1,
+            openings: None,
+            seed: 0,
+            sprt: None,
+            pgn_out: None,
+            record_out: None,
+            json_out: None,
+            referee: RefereeSettings::default(),
+            event: "cutoff match".to_string(),
+            verbose_games: true,
+        }
+    }
+
+    /// Applies the match option `-name values` (anything but `-engine` and `-each`).
+    fn apply(&mut self, name: &str, values: &[String]) -> Result<(), String> {
+        let one = || single(name, values);
+        match name {
+            "game" | "variant" => {
+                let value = one()?;
+                self.game = games::find(value).ok_or_else(|| format!("unknown game '{value}'"))?;
+            }
+            "rounds" => self.rounds = parse_num(name, one()?)?,
+            "games" => self.games = parse_num(name, one()?)?,
+            "repeat" if values.is_empty() => self.games = 2,
+            "repeat" => return Err("-repeat takes no value".to_string()),
+            "concurrency" => self.concurrency = parse_num(name, one()?)?,
+            "srand" | "seed" => self.seed = parse_num(name, one()?)?,
+            "event" => self.event = one()?.to_string(),
+            "tournament" => {
+                self.tournament = match one()? {
+                    "roundrobin" | "round-robin" => Tournament::RoundRobin,
+                    "gauntlet" => Tournament::Gauntlet,
+                    other => return Err(format!("unknown tournament '{other}'")),
+                }
+            }
+            "timemargin" => self.referee.time_margin = millis(name, values)?,
+            "draw" => self.referee.draw_rule = Some(parse_draw(values)?),
+            "resign" => self.referee.resign_rule = Some(parse_resign(values)?),
+            "readytimeout" => self.referee.ready_timeout = millis(name, values)?,
+            "movetimeout" => self.referee.move_timeout = millis(name, values)?,
+            "openings" => self.openings = Some(parse_openings(values)?),
+            "sprt" => self.sprt = Some(parse_sprt(values)?),
+            "pgnout" => self.pgn_out = Some(file_value(name, values)?),
+            "recordout" => self.record_out = Some(file_value(name, values)?),
+            "jsonout" | "json" => self.json_out = Some(file_value(name, values)?),
+            "quiet" => self.verbose_games = false,
+            _ => return Err(format!("unknown option '-{name}'")),
+        }
+        Ok(())
+    }
+
+    /// Checks the settings as a whole.
+    fn check(&self) -> Result<(), String> {
+        if self.engines.len() < 2 {
+            return Err("a match needs at least two -engine".to_string());
+        }
+        if !(1..=2).contains(&self.games) {
+            return Err("-games must be 1 or 2".to_string());
+        }
+        if self.rounds == 0 || self.concurrency == 0 {
+            return Err("-rounds and -concurrency must be at least 1".to_string());
+        }
+        if self.sprt.is_some() && self.engines.len() != 2 {
+            return Err("-sprt needs exactly two engines".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Parses the arguments after `match`; `default_game` is used without `-game`.
+pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig, String> {
+    // Step 1. Split into groups: an option starting with '-' and its values.
+    let groups = groups(args)?;
+
+    // Step 2. Interpret each group: engine settings are collected, the rest applied.
+    let mut config = MatchConfig::defaults(default_game);
     let mut drafts: Vec<EngineDraft> = Vec::new();
     let mut each = EngineDraft::default();
-
-    // Step 2. Interpret each group.
     for (name, values) in &groups {
-        let single = || -> Result<&str, String> {
-            match values.as_slice() {
-                [value] => Ok(value.as_str()),
-                _ => Err(format!("-{name} takes one value")),
-            }
-        };
-        let file_value = || -> Result<PathBuf, String> {
-            match values.as_slice() {
-                [value] => Ok(PathBuf::from(value.strip_prefix("file=").unwrap_or(value))),
-                _ => Err(format!("-{name} takes file=PATH")),
-            }
-        };
         match name.as_str() {
-            "game" | "variant" => {
-                let value = single()?;
-                config.game =
-                    games::find(value).ok_or_else(|| format!("unknown game '{value}'"))?;
-            }
             "engine" => {
                 let mut draft = EngineDraft::default();
                 for value in values {
@@ -278,121 +444,7 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
                     each.set(value, &mut config.referee)?;
                 }
             }
-            "rounds" => config.rounds = parse_num(name, single()?)?,
-            "games" => config.games = parse_num(name, single()?)?,
-            "repeat" => {
-                if !values.is_empty() {
-                    return Err("-repeat takes no value".to_string());
-                }
-                config.games = 2;
-            }
-            "concurrency" => config.concurrency = parse_num(name, single()?)?,
-            "srand" | "seed" => config.seed = parse_num(name, single()?)?,
-            "event" => config.event = single()?.to_string(),
-            "tournament" => {
-                config.tournament = match single()? {
-                    "roundrobin" | "round-robin" => Tournament::RoundRobin,
-                    "gauntlet" => Tournament::Gauntlet,
-                    other => return Err(format!("unknown tournament '{other}'")),
-                }
-            }
-            "timemargin" => {
-                config.referee.time_margin = Duration::from_millis(parse_num(name, single()?)?)
-            }
-            "draw" => {
-                let mut rule = DrawRule {
-                    move_number: 40,
-                    move_count: 8,
-                    score: 10,
-                };
-                for (key, value) in pairs(values)? {
-                    match key {
-                        "movenumber" => rule.move_number = parse_num(key, value)?,
-                        "movecount" => rule.move_count = parse_num(key, value)?,
-                        "score" => rule.score = parse_num(key, value)?,
-                        _ => return Err(format!("unknown draw setting '{key}'")),
-                    }
-                }
-                config.referee.draw_rule = Some(rule);
-            }
-            "resign" => {
-                let mut rule = ResignRule {
-                    move_count: 3,
-                    score: 1000,
-                };
-                for (key, value) in pairs(values)? {
-                    match key {
-                        "movecount" => rule.move_count = parse_num(key, value)?,
-                        "score" => rule.score = parse_num(key, value)?,
-                        _ => return Err(format!("unknown resign setting '{key}'")),
-                    }
-                }
-                config.referee.resign_rule = Some(rule);
-            }
-            "readytimeout" => {
-                config.referee.ready_timeout = Duration::from_millis(parse_num(name, single()?)?)
-            }
-            "movetimeout" => {
-                config.referee.move_timeout = Duration::from_millis(parse_num(name, single()?)?)
-            }
-            "openings" => {
-                let mut openings = OpeningConfig {
-                    file: PathBuf::new(),
-                    format: BookFormat::Epd,
-                    random: false,
-                    start: 1,
-                };
-                for (key, value) in pairs(values)? {
-                    match key {
-                        "file" => openings.file = PathBuf::from(value),
-                        "format" => {
-                            openings.format = BookFormat::from_name(value)
-                                .ok_or_else(|| format!("unknown opening format '{value}'"))?
-                        }
-                        "order" => {
-                            openings.random = match value {
-                                "random" => true,
-                                "sequential" => false,
-                                _ => return Err(format!("unknown opening order '{value}'")),
-                            }
-                        }
-                        "start" => openings.start = parse_num(key, value)?,
-                        _ => return Err(format!("unknown openings setting '{key}'")),
-                    }
-                }
-                if openings.file.as_os_str().is_empty() {
-                    return Err("-openings needs file=PATH".to_string());
-                }
-                config.openings = Some(openings);
-            }
-            "sprt" => {
-                let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-                let mut model = EloModel::Normalized;
-                for (key, value) in pairs(values)? {
-                    match key {
-                        "elo0" => elo0 = Some(parse_num::<f64>(key, value)?),
-                        "elo1" => elo1 = Some(parse_num::<f64>(key, value)?),
-                        "alpha" => alpha = parse_num(key, value)?,
-                        "beta" => beta = parse_num(key, value)?,
-                        "model" => {
-                            model = EloModel::from_name(value)
-                                .ok_or_else(|| format!("unknown SPRT model '{value}'"))?
-                        }
-                        _ => return Err(format!("unknown sprt setting '{key}'")),
-                    }
-                }
-                let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-                    return Err("-sprt needs elo0= and elo1=".to_string());
-                };
-                config.sprt = Some(Sprt::new(elo0, elo1, alpha, beta, model).ok_or(
-                    "invalid SPRT: need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1",
-                )?);
-            }
-            "pgnout" => config.pgn_out = Some(file_value()?),
-            "recordout" => config.record_out = Some(file_value()?),
-            "jsonout" | "json" => config.json_out = Some(file_value()?),
-            "quiet" => config.verbose_games = false,
-            _ => return Err(format!("unknown option '-{name}'")),
+            _ => config.apply(name, values)?,
         }
     }
 
@@ -402,18 +454,7 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
         .enumerate()
         .map(|(i, d)| d.merged(&each).finish(i))
         .collect::<Result<_, _>>()?;
-    if config.engines.len() < 2 {
-        return Err("a match needs at least two -engine".to_string());
-    }
-    if !(1..=2).contains(&config.games) {
-        return Err("-games must be 1 or 2".to_string());
-    }
-    if config.rounds == 0 || config.concurrency == 0 {
-        return Err("-rounds and -concurrency must be at least 1".to_string());
-    }
-    if config.sprt.is_some() && config.engines.len() != 2 {
-        return Err("-sprt needs exactly two engines".to_string());
-    }
+    config.check()?;
     Ok(config)
 }
 

@@ -59,7 +59,7 @@ pub struct EngineConfig {
     /// `setoption` pairs sent after the handshake, in order.
     pub options: Vec<(String, String)>,
     /// Search limits for every move.
-    pub limits: super::referee::SearchLimits,
+    pub limits: super::clock::SearchLimits,
 }
 
 /// Why talking to an engine failed.

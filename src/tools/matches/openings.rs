@@ -1,7 +1,53 @@
-//! Opening books: one opening per line, as a FEN/EPD or as a move sequence from the start
-//! position; played in file order or shuffled with a seed.
+//! Openings: where a game starts (a position and book moves, checked by cutoff's rules),
+//! and books of them, one opening per line, as a FEN/EPD or as a move sequence from the
+//! start position; played in file order or shuffled with a seed.
 
-use super::referee::Opening;
+use serde::Serialize;
+
+use super::config::MatchConfig;
+use super::referee::game_end;
+use crate::search::Game;
+
+/// The start of a game: a position (start or FEN) and moves played from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Opening {
+    /// FEN of the first position; the game's start position when `None`.
+    pub fen: Option<String>,
+    /// Moves played from it before the engines take over.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The position after the opening, checking the FEN and every move.
+    pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, String> {
+        self.position_and_record(variant)
+            .map(|(position, _)| position)
+    }
+
+    /// The position after the opening and the opening's moves in record notation.
+    pub fn position_and_record<G: Game>(
+        &self,
+        variant: &G::Variant,
+    ) -> Result<(G, Vec<String>), String> {
+        let mut position = match &self.fen {
+            Some(fen) => G::from_fen(variant, fen).map_err(|e| e.to_string())?,
+            None => G::start(variant),
+        };
+        let mut record = Vec::with_capacity(self.moves.len());
+        for text in &self.moves {
+            if position.game_end().is_some() {
+                return Err(format!("opening move '{text}' after the game has ended"));
+            }
+            let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+            record.push(position.format_move_record(mv));
+            position.make_move(mv);
+        }
+        if game_end(&position).is_some() {
+            return Err("the opening ends the game".to_string());
+        }
+        Ok((position, record))
+    }
+}
 
 /// How the lines of an opening file are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -84,9 +130,57 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
+/// The openings a match plays, in order: the book's (each checked against the rules,
+/// shuffled when asked, from the chosen start), or the start position without a book.
+pub(super) fn load<G: Game>(
+    config: &MatchConfig,
+    variant: &G::Variant,
+) -> Result<Vec<Opening>, String> {
+    let Some(book) = &config.openings else {
+        return Ok(vec![Opening::default()]);
+    };
+    let text = std::fs::read_to_string(&book.file)
+        .map_err(|e| format!("cannot read {}: {e}", book.file.display()))?;
+    let mut list = parse_book(&text, book.format);
+    for (i, opening) in list.iter().enumerate() {
+        opening
+            .position::<G>(variant)
+            .map_err(|e| format!("{} line {}: {e}", book.file.display(), i + 1))?;
+    }
+    if list.is_empty() {
+        return Err(format!("{} has no openings", book.file.display()));
+    }
+    if book.random {
+        shuffle(&mut list, config.seed);
+    }
+    let start = (book.start.max(1) - 1) % list.len();
+    list.rotate_left(start);
+    Ok(list)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn openings_are_checked() {
+        let ok = Opening {
+            fen: None,
+            moves: vec!["4".into(), "4".into()],
+        };
+        assert!(ok.position::<Connect4>(&()).is_ok());
+        let illegal = Opening {
+            fen: None,
+            moves: vec!["8".into()],
+        };
+        assert!(illegal.position::<Connect4>(&()).is_err());
+        let over = Opening {
+            fen: None,
+            moves: "1 2 1 2 1 2 1".split(' ').map(String::from).collect(),
+        };
+        assert!(over.position::<Connect4>(&()).is_err());
+    }
 
     #[test]
     fn books_parse() {

@@ -1,7 +1,7 @@
 //! Game records: PGN (any game: the move text is in the game's own notation, with a
 //! `Variant` tag for games other than chess) and a one-line plain record per game.
 
-use super::referee::GameRecord;
+use super::record::{GameRecord, PlayedMove};
 use crate::games::GameKind;
 
 /// Everything a PGN header needs besides the record itself.
@@ -18,6 +18,7 @@ pub struct PgnContext<'a> {
     pub date: &'a str,
 }
 
+/// A tag value with backslashes and quotes escaped.
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -25,6 +26,15 @@ fn escape(text: &str) -> String {
 /// Formats a game as PGN, ending with a blank line. The opening's moves carry `{book}`,
 /// the engines' moves `{score/depth time}` as cutechess writes them.
 pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
+    let mut out = tags(record, ctx);
+    out.push('\n');
+    out += &wrap(&move_text(record), 80);
+    out += "\n\n";
+    out
+}
+
+/// The tag pairs, one per line.
+fn tags(record: &GameRecord, ctx: &PgnContext) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         out += &format!("[{name} \"{}\"]\n", escape(value));
@@ -45,8 +55,12 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
     }
     tag("TimeControl", ctx.time_control);
     tag("Termination", record.termination.pgn_tag());
-    out.push('\n');
+    out
+}
 
+/// The move text as tokens: move numbers, moves with their comments, the reason as a
+/// comment, and the result.
+fn move_text(record: &GameRecord) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
     let first_to_move = record
         .opening
@@ -54,7 +68,7 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
         .as_deref()
         .and_then(|fen| fen.split_whitespace().nth(1))
         .map_or(true, |side| side == "w" || side == "x");
-    let mut ply = usize::from(!first_to_move);
+    let start = usize::from(!first_to_move);
     let number = |ply: usize, tokens: &mut Vec<String>, first: bool| {
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
@@ -62,43 +76,51 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
             tokens.push(format!("{}...", ply / 2 + 1));
         }
     };
-    let mut first = true;
-    for text in &record.opening_record {
-        number(ply, &mut tokens, first);
-        tokens.push(text.clone());
-        tokens.push("{book}".to_string());
-        ply += 1;
-        first = false;
-    }
-    for mv in &record.moves {
-        number(ply, &mut tokens, first);
-        tokens.push(mv.record_text.clone());
-        let score = match mv.score.as_deref().and_then(|s| s.split_once(' ')) {
-            Some(("cp", v)) => v
-                .parse::<f64>()
-                .map(|cp| format!("{:+.2}", cp / 100.0))
-                .unwrap_or_default(),
-            Some(("mate", v)) => format!("M{v}"),
-            _ => String::new(),
-        };
-        let depth = mv.depth.map(|d| format!("/{d}")).unwrap_or_default();
-        let time = format!("{:.3}s", mv.time_ms as f64 / 1000.0);
-        let comment = if score.is_empty() {
-            time
-        } else {
-            format!("{score}{depth} {time}")
-        };
+    let book = record
+        .opening_record
+        .iter()
+        .map(|text| (text.clone(), "book".to_string()));
+    let played = record
+        .moves
+        .iter()
+        .map(|mv| (mv.record_text.clone(), move_comment(mv)));
+    for (i, (text, comment)) in book.chain(played).enumerate() {
+        number(start + i, &mut tokens, i == 0);
+        tokens.push(text);
         tokens.push(format!("{{{comment}}}"));
-        ply += 1;
-        first = false;
     }
     tokens.push(format!("{{{}}}", record.reason));
     tokens.push(record.result_text().to_string());
+    tokens
+}
 
-    // Wrap the move text at 80 columns.
+/// An engine move's comment: `score/depth time` (`+0.35/12 0.512s`, `M3/9 0.100s`), or
+/// the time alone without a score.
+fn move_comment(mv: &PlayedMove) -> String {
+    let score = match mv.score.as_deref().and_then(|s| s.split_once(' ')) {
+        Some(("cp", v)) => v
+            .parse::<f64>()
+            .map(|cp| format!("{:+.2}", cp / 100.0))
+            .unwrap_or_default(),
+        Some(("mate", v)) => format!("M{v}"),
+        _ => String::new(),
+    };
+    let depth = mv.depth.map(|d| format!("/{d}")).unwrap_or_default();
+    let time = format!("{:.3}s", mv.time_ms as f64 / 1000.0);
+    if score.is_empty() {
+        time
+    } else {
+        format!("{score}{depth} {time}")
+    }
+}
+
+/// The tokens separated by spaces, in lines of at most `width` columns (a longer token
+/// gets a line of its own).
+fn wrap(tokens: &[String], width: usize) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
+        if !line.is_empty() && line.len() + 1 + token.len() > width {
             out += &line;
             out.push('\n');
             line.clear();
@@ -106,10 +128,9 @@ pub fn to_pgn(record: &GameRecord, ctx: &PgnContext) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line += &token;
+        line += token;
     }
     out += &line;
-    out += "\n\n";
     out
 }
 
@@ -140,7 +161,8 @@ pub fn to_record_line(record: &GameRecord, round: &str) -> String {
 mod tests {
     use super::*;
     use crate::search::GameResult;
-    use crate::tools::matches::referee::{Opening, PlayedMove, Termination};
+    use crate::tools::matches::openings::Opening;
+    use crate::tools::matches::record::Termination;
 
     fn record() -> GameRecord {
         let mv = |text: &str, score: Option<&str>| PlayedMove {

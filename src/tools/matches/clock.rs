@@ -1,0 +1,212 @@
+//! Time controls and clocks: the limits an engine searches by, each player's clock as the
+//! referee keeps it, the `go` command that tells an engine both, and the time it is allowed.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::engine::Proto;
+
+/// How long an engine may think, as `go` tells it and the referee enforces it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SearchLimits {
+    /// Clock: base time in ms.
+    pub base_ms: Option<u64>,
+    /// Clock: increment per move in ms.
+    pub inc_ms: u64,
+    /// Clock: moves per period (the base is added again after them).
+    pub moves_per_period: Option<u32>,
+    /// Fixed time per move in ms.
+    pub movetime_ms: Option<u64>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Fixed node count.
+    pub nodes: Option<u64>,
+}
+
+impl SearchLimits {
+    /// Whether the limits bound the time the engine may think (a clock or a move time).
+    pub fn is_timed(&self) -> bool {
+        self.base_ms.is_some() || self.movetime_ms.is_some()
+    }
+
+    /// The time control in PGN's `TimeControl` style (`40/10+0.1`, `10+0.1`, `st=0.1`, `-`).
+    pub fn describe(&self) -> String {
+        let secs = |ms: u64| {
+            let text = format!("{:.3}", ms as f64 / 1000.0);
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        let mut parts = Vec::new();
+        if let Some(base) = self.base_ms {
+            let moves = self
+                .moves_per_period
+                .map(|m| format!("{m}/"))
+                .unwrap_or_default();
+            parts.push(format!("{moves}{}+{}", secs(base), secs(self.inc_ms)));
+        }
+        if let Some(ms) = self.movetime_ms {
+            parts.push(format!("st={}", secs(ms)));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+/// One player's clock, run by that player's limits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clock {
+    limits: SearchLimits,
+    remaining_ms: u64,
+    moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// A full clock at the start of a game.
+    pub(super) fn new(limits: &SearchLimits) -> Clock {
+        Clock {
+            limits: *limits,
+            remaining_ms: limits.base_ms.unwrap_or(0),
+            moves_to_go: limits.moves_per_period,
+        }
+    }
+
+    /// Charges a move that took `time_ms` to a running clock: the clock never goes
+    /// negative (the time margin forgives small overruns), the increment is added, and a
+    /// finished period adds the base time again.
+    pub(super) fn charge(&mut self, time_ms: u64) {
+        if self.limits.base_ms.is_none() {
+            return;
+        }
+        self.remaining_ms = self.remaining_ms.saturating_sub(time_ms) + self.limits.inc_ms;
+        if let Some(left) = self.moves_to_go.as_mut() {
+            *left -= 1;
+            if *left == 0 {
+                *left = self.limits.moves_per_period.unwrap_or(1);
+                self.remaining_ms += self.limits.base_ms.unwrap_or(0);
+            }
+        }
+    }
+
+    /// The longest an engine with `limits` may think on this clock before it forfeits:
+    /// the clock or move time plus `margin`, or `untimed` when neither bounds it.
+    pub(super) fn allowed(
+        &self,
+        limits: &SearchLimits,
+        margin: Duration,
+        untimed: Duration,
+    ) -> Duration {
+        if limits.base_ms.is_some() {
+            Duration::from_millis(self.remaining_ms) + margin
+        } else if let Some(ms) = limits.movetime_ms {
+            Duration::from_millis(ms) + margin
+        } else {
+            untimed
+        }
+    }
+}
+
+/// The `go` command for the side at `side`, searching by `limits`, with both clocks.
+pub(super) fn go_command(
+    proto: Proto,
+    limits: &SearchLimits,
+    clocks: &[Clock; 2],
+    side: usize,
+) -> String {
+    let mut go = String::from("go");
+    if limits.base_ms.is_some() {
+        let (t1, t2, i1, i2) = match proto {
+            Proto::Uci => ("wtime", "btime", "winc", "binc"),
+            Proto::Ugi => ("p1time", "p2time", "p1inc", "p2inc"),
+        };
+        go += &format!(
+            " {t1} {} {t2} {} {i1} {} {i2} {}",
+            clocks[0].remaining_ms,
+            clocks[1].remaining_ms,
+            clocks[0].limits.inc_ms,
+            clocks[1].limits.inc_ms
+        );
+    }
+    if let Some(left) = clocks[side].moves_to_go {
+        go += &format!(" movestogo {left}");
+    }
+    if let Some(ms) = limits.movetime_ms {
+        go += &format!(" movetime {ms}");
+    }
+    if let Some(d) = limits.depth {
+        go += &format!(" depth {d}");
+    }
+    if let Some(n) = limits.nodes {
+        go += &format!(" nodes {n}");
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_are_described() {
+        let limits = SearchLimits {
+            base_ms: Some(10_000),
+            inc_ms: 100,
+            ..SearchLimits::default()
+        };
+        assert_eq!(limits.describe(), "10+0.1");
+        let depth = SearchLimits {
+            depth: Some(4),
+            ..SearchLimits::default()
+        };
+        assert_eq!(depth.describe(), "depth=4");
+        assert!(!depth.is_timed());
+    }
+
+    #[test]
+    fn clocks_run_by_periods_and_go_tells_both() {
+        let limits = SearchLimits {
+            base_ms: Some(1000),
+            inc_ms: 100,
+            moves_per_period: Some(2),
+            ..SearchLimits::default()
+        };
+        let mut clocks = [Clock::new(&limits), Clock::new(&limits)];
+        clocks[0].charge(300);
+        assert_eq!(clocks[0].remaining_ms, 800);
+        // Overrunning empties the clock, never below zero; the period's end refills it.
+        clocks[0].charge(900);
+        assert_eq!(
+            (clocks[0].remaining_ms, clocks[0].moves_to_go),
+            (1100, Some(2))
+        );
+        let go = go_command(Proto::Ugi, &limits, &clocks, 1);
+        assert_eq!(
+            go,
+            "go p1time 1100 p2time 1000 p1inc 100 p2inc 100 movestogo 2"
+        );
+        let margin = Duration::from_millis(50);
+        let allowed = clocks[1].allowed(&limits, margin, Duration::from_secs(60));
+        assert_eq!(allowed, Duration::from_millis(1050));
+        let depth = SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        };
+        let mut untimed = Clock::new(&depth);
+        untimed.charge(500);
+        assert_eq!(untimed.remaining_ms, 0);
+        assert_eq!(
+            untimed
+                .allowed(&depth, margin, Duration::from_secs(60))
+                .as_secs(),
+            60
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! An engine process as a [`Side`] of a refereed game: `ucinewgame`/`uginewgame` and
+//! `isready` before the game; on each turn the position, `go` with both clocks, and the
+//! engine's lines read until `bestmove` within the time it is allowed.
+
+use std::time::{Duration, Instant};
+
+use super::adjudication::parse_info;
+use super::clock::{go_command, SearchLimits};
+use super::engine::{EngineFailure, EngineProcess, Proto};
+use super::record::Termination;
+use super::referee::{Choice, RefereeSettings, Side, SideFailure, Turn};
+use crate::search::Game;
+
+/// The forfeit of an engine that exited or closed its output.
+fn crash() -> SideFailure {
+    SideFailure::Forfeit(
+        Termination::Crash,
+        "disconnected (crashed or exited)".to_string(),
+    )
+}
+
+/// The engine's answer to `go`: its `bestmove` line with the last score and depth of the
+/// `info` lines before it.
+struct Answer {
+    line: String,
+    score: Option<String>,
+    depth: Option<u32>,
+}
+
+/// Reads the engine's lines until `bestmove`, at most until `deadline`; `timed` words a
+/// timeout as a loss on time, `allowed` is the time it had.
+fn read_answer(
+    engine: &mut EngineProcess,
+    deadline: Instant,
+    allowed: Duration,
+    timed: bool,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Answer, SideFailure> {
+    let (mut score, mut depth) = (None, None);
+    loop {
+        match engine.read_line(deadline, interrupted) {
+            Ok(line) => {
+                let first = line.split_whitespace().next();
+                if first == Some("bestmove") {
+                    return Ok(Answer { line, score, depth });
+                }
+                if first == Some("info") {
+                    let (s, d) = parse_info(&line);
+                    score = s.or(score);
+                    depth = d.or(depth);
+                }
+            }
+            Err(EngineFailure::Interrupted) => return Err(SideFailure::Interrupted),
+            Err(EngineFailure::Timeout) => {
+                let reason = if timed {
+                    format!("loses on time ({} ms allowed)", allowed.as_millis())
+                } else {
+                    format!("sent no bestmove within {} ms", allowed.as_millis())
+                };
+                return Err(SideFailure::Forfeit(Termination::TimeForfeit, reason));
+            }
+            Err(_) => return Err(crash()),
+        }
+    }
+}
+
+/// The move of a `bestmove` line that took `time_ms`, or the forfeit of a line without
+/// one.
+fn bestmove(answer: Answer, time_ms: u64) -> Result<Choice, SideFailure> {
+    let Some(text) = answer.line.split_whitespace().nth(1).map(str::to_string) else {
+        let reason = "sent 'bestmove' without a move".to_string();
+        return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
+    };
+    if text == "(none)" || text == "0000" {
+        let reason = format!("sent 'bestmove {text}' in a position with legal moves");
+        return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
+    }
+    Ok(Choice::Move {
+        text,
+        time_ms,
+        score: answer.score,
+        depth: answer.depth,
+    })
+}
+
+/// Asks `engine` for a move: sends `command` and `go`, then reads until `bestmove`, at
+/// most until `allowed` has passed. `timed` words a timeout as a loss on time.
+pub fn ask_engine(
+    engine: &mut EngineProcess,
+    command: &str,
+    go: &str,
+    allowed: Duration,
+    timed: bool,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Choice, SideFailure> {
+    if engine.send(command).and_then(|()| engine.send(go)).is_err() {
+        return Err(crash());
+    }
+    let started = Instant::now();
+    let answer = read_answer(engine, started + allowed, allowed, timed, interrupted)?;
+    let time_ms = started.elapsed().as_millis() as u64;
+    bestmove(answer, time_ms)
+}
+
+impl<G: Game> Side<G> for EngineProcess {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn limits(&self) -> SearchLimits {
+        self.config.limits
+    }
+
+    fn new_game(
+        &mut self,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), SideFailure> {
+        let newgame = match self.config.proto {
+            Proto::Uci => "ucinewgame",
+            Proto::Ugi => "uginewgame",
+        };
+        let status = self
+            .send(newgame)
+            .and_then(|()| self.ready(settings.ready_timeout, interrupted));
+        match status {
+            Ok(()) => Ok(()),
+            Err(EngineFailure::Interrupted) => Err(SideFailure::Interrupted),
+            Err(EngineFailure::Timeout) => Err(SideFailure::Forfeit(
+                Termination::NotReady,
+                format!(
+                    "did not answer isready within {} ms",
+                    settings.ready_timeout.as_millis()
+                ),
+            )),
+            Err(_) => Err(crash()),
+        }
+    }
+
+    fn play(
+        &mut self,
+        turn: &Turn<'_, G>,
+        settings: &RefereeSettings,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<Choice, SideFailure> {
+        let limits = self.config.limits;
+        let go = go_command(self.config.proto, &limits, turn.clocks, turn.index);
+        let allowed =
+            turn.clocks[turn.index].allowed(&limits, settings.time_margin, settings.move_timeout);
+        ask_engine(
+            self,
+            turn.command,
+            &go,
+            allowed,
+            limits.is_timed(),
+            interrupted,
+        )
+    }
+
+    fn tail(&self) -> Vec<String> {
+        EngineProcess::tail(self)
+    }
+}

@@ -1,0 +1,214 @@
+//! What a match writes: each game as it finishes (PGN and record files, a line on stdout,
+//! the progress bar), the JSON results at the end, and the final summary table.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::config::MatchConfig;
+use super::pgn;
+use super::record::GameRecord;
+use super::stats::EloEstimate;
+use super::tally::{GameEntry, MatchEnd, MatchResults, PairingResult, SprtReport};
+
+/// The outputs written while games finish: files opened at the start and appended to,
+/// the per-game lines and the progress bar.
+pub(super) struct Output<'a> {
+    config: &'a MatchConfig,
+    pgn: Option<File>,
+    record: Option<File>,
+    progress: ProgressBar,
+    /// PGN `Date`, the day the match started.
+    date: String,
+    /// PGN `TimeControl`, the first engine's.
+    time_control: String,
+}
+
+impl<'a> Output<'a> {
+    /// Creates the PGN and record files (when asked) and a progress bar over `total`
+    /// games.
+    pub(super) fn open(config: &'a MatchConfig, total: usize) -> Result<Output<'a>, String> {
+        let pgn = create(&config.pgn_out)?;
+        let record = create(&config.record_out)?;
+        let progress = ProgressBar::new(total as u64);
+        progress.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
+                .expect("valid template"),
+        );
+        Ok(Output {
+            config,
+            pgn,
+            record,
+            progress,
+            date: pgn_date(),
+            time_control: config.engines[0].limits.describe(),
+        })
+    }
+
+    /// Writes the `number`th counted game: to the PGN and record files, and as a line on
+    /// stdout unless `-quiet`.
+    pub(super) fn game(&mut self, number: usize, entry: &GameEntry) {
+        let round = entry.round_label();
+        let record = &entry.record;
+        if let Some(file) = self.pgn.as_mut() {
+            let ctx = pgn::PgnContext {
+                event: &self.config.event,
+                game: self.config.game,
+                round: &round,
+                time_control: &self.time_control,
+                date: &self.date,
+            };
+            let _ = file.write_all(pgn::to_pgn(record, &ctx).as_bytes());
+            let _ = file.flush();
+        }
+        if let Some(file) = self.record.as_mut() {
+            let _ = file.write_all(pgn::to_record_line(record, &round).as_bytes());
+            let _ = file.flush();
+        }
+        if self.config.verbose_games {
+            let text = finished_game(number, record);
+            self.progress.suspend(|| println!("{text}"));
+        }
+    }
+
+    /// Advances the progress bar by a game, showing the score of the `main` pairing.
+    pub(super) fn progress(&self, main: &PairingResult) {
+        self.progress.set_message(format!(
+            "{} vs {}: {} - {} - {} [{:.3}]",
+            main.first,
+            main.second,
+            main.wdl.wins,
+            main.wdl.losses,
+            main.wdl.draws,
+            main.wdl.score().unwrap_or(0.5)
+        ));
+        self.progress.inc(1);
+    }
+
+    /// Removes the progress bar.
+    pub(super) fn finish(self) {
+        self.progress.finish_and_clear();
+    }
+}
+
+/// Creates the file at `path`, if one is given.
+fn create(path: &Option<PathBuf>) -> Result<Option<File>, String> {
+    path.as_ref()
+        .map(|p| File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display())))
+        .transpose()
+}
+
+/// `Finished game N (a vs b): result {reason}`, with the faulty engine's last lines.
+fn finished_game(number: usize, record: &GameRecord) -> String {
+    let mut text = format!(
+        "Finished game {number} ({} vs {}): {} {{{}}}",
+        record.first,
+        record.second,
+        record.result_text(),
+        record.reason
+    );
+    if !record.engine_tail.is_empty() {
+        text += "\n  last lines of the engine:";
+        for line in &record.engine_tail {
+            text += &format!("\n    {line}");
+        }
+    }
+    text
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+fn pgn_date() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Writes the results as pretty JSON to `path`.
+pub(super) fn write_json(path: &Path, results: &MatchResults) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
+    std::fs::write(path, json + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The final table: per pairing W/D/L, score, Elo ± interval, LOS, pentanomial, and SPRT.
+pub fn summary(results: &MatchResults) -> String {
+    let mut out = String::new();
+    for pairing in &results.pairings {
+        out += &pairing_summary(pairing, &results.game);
+    }
+    if let Some(sprt) = &results.sprt {
+        out += &sprt_summary(sprt);
+    }
+    let end = match results.end {
+        MatchEnd::Completed => "completed",
+        MatchEnd::SprtDecided => "stopped: SPRT decided",
+        MatchEnd::Interrupted => "interrupted",
+    };
+    out += &format!("Match {end} after {} games\n", results.games.len());
+    out
+}
+
+/// One pairing's lines of the summary.
+fn pairing_summary(p: &PairingResult, game: &str) -> String {
+    let mut out = format!("Results of {} vs {} ({game}):\n", p.first, p.second);
+    out += &format!(
+        "  Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)\n",
+        p.wdl.games(),
+        p.wdl.wins,
+        p.wdl.losses,
+        p.wdl.draws,
+        p.wdl.points(),
+        100.0 * p.wdl.score().unwrap_or(0.0)
+    );
+    if let Some(e) = &p.elo {
+        out += &format!("  Trinomial   {}\n", elo_summary(e));
+    }
+    if p.penta.pairs() > 0 {
+        let c = p.penta.counts;
+        out += &format!(
+            "  Ptnml(0-2): [{}, {}, {}, {}, {}]\n",
+            c[0], c[1], c[2], c[3], c[4]
+        );
+        if let Some(e) = &p.elo_penta {
+            out += &format!("  Pentanomial {}\n", elo_summary(e));
+        }
+    }
+    out
+}
+
+/// `Elo: 12.34 +/- 5.67 [...], nElo: ..., LOS: ... %`.
+fn elo_summary(e: &EloEstimate) -> String {
+    if !e.elo.is_finite() {
+        return format!("Elo: {:.2} (every game won or lost: no interval)", e.elo);
+    }
+    format!(
+        "Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2}, LOS: {:.2} %",
+        e.elo,
+        e.error(),
+        e.lower,
+        e.upper,
+        e.nelo,
+        100.0 * e.los
+    )
+}
+
+/// The SPRT line of the summary.
+fn sprt_summary(s: &SprtReport) -> String {
+    format!(
+        "SPRT ({:?} model): elo0 {:.2}, elo1 {:.2}, alpha {}, beta {}: LLR {:.2} ({:.2}, {:.2}): {}\n",
+        s.sprt.model, s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr, s.lower, s.upper, s.decision
+    )
+}

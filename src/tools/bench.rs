@@ -1,14 +1,14 @@
 //! `bench`: a fixed-depth search of fixed positions of every game, one thread, fresh tables
 //! per position. The node count is the signature of the search's behaviour; the speed is
-//! reported as nodes per second.
+//! reported as nodes per second. The searches go through the [`ThreadPool`], blocking and
+//! silent.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::games::chess::{Chess, ChessVariant};
 use crate::games::connect4::Connect4;
 use crate::games::mnk::{Mnk, MnkVariant};
-use crate::search::{Game, Limits, SearchControl, Searcher, TranspositionTable};
+use crate::search::{Game, Limits, ThreadPool};
 
 /// A bench position: a start (FEN or the start position) and moves played from it.
 struct BenchPosition {
@@ -148,7 +148,7 @@ fn bench_game<G: Game>(
     depth: u32,
     hash_mb: usize,
 ) -> BenchLine {
-    let tt = Arc::new(TranspositionTable::new(hash_mb));
+    let mut pool = ThreadPool::<G>::new(hash_mb);
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for position in positions {
@@ -160,11 +160,10 @@ fn bench_game<G: Game>(
             let mv = game.parse_move(text).expect("bench moves are legal");
             game.make_move(mv);
         }
-        tt.clear();
-        let mut searcher = Searcher::<G>::new(Arc::clone(&tt));
-        let control = Arc::new(SearchControl::new(Instant::now(), false));
+        // Fresh tables: every position is searched as the first of a game.
+        pool.new_game();
         let started = Instant::now();
-        let result = searcher.run(&game, &Limits::depth(depth), &[], control, &mut |_| {});
+        let result = pool.search(&game, &Limits::depth(depth), &[]);
         elapsed += started.elapsed();
         nodes += result.nodes;
     }

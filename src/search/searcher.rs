@@ -12,6 +12,7 @@
 //! Games that switch no pruning on get exact minimax values at every depth: transposition
 //! cut-offs then only use entries searched to the same depth (or both to the game's end).
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -188,6 +189,18 @@ impl<M> SearchState<M> {
             started: Instant::now(),
         }
     }
+}
+
+/// A node of [`Searcher::negamax`] past its first steps: remaining depth (check extension
+/// included), ply, window (narrowed by mate distance pruning) and kind.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    pv_node: bool,
+    in_check: bool,
 }
 
 /// One search thread: its settings, its links to the other threads, the state of the
@@ -788,10 +801,10 @@ impl<G: Game> Searcher<G> {
     fn negamax(
         &mut self,
         game: &mut G,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
-        mut alpha: Score,
-        mut beta: Score,
+        alpha: Score,
+        beta: Score,
         pv_node: bool,
     ) -> Option<Score> {
         // Step 1. Count the node, check limits.
@@ -802,73 +815,138 @@ impl<G: Game> Searcher<G> {
         self.state.seldepth = self.state.seldepth.max(ply);
 
         // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
-        if ply > 0 {
-            if let Some(outcome) = game.outcome() {
-                self.state.stats.leaves += 1;
-                return Some(outcome_score(outcome, ply));
-            }
-            if game.is_rule_draw() {
-                self.state.stats.leaves += 1;
-                return Some(DRAW);
-            }
-            if ply >= MAX_PLY - 1 {
-                self.state.stats.leaves += 1;
-                return Some(game.evaluate());
-            }
-            if !self.settings.features.alpha_beta {
-                // Plain minimax: no window to narrow.
-            } else {
-                alpha = alpha.max(-MATE + ply as Score);
-                beta = beta.min(MATE - ply as Score - 1);
-                if alpha >= beta {
-                    return Some(alpha);
-                }
-            }
-        }
+        let (alpha, beta) = match self.terminal_or_window(game, ply, alpha, beta) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(window) => window,
+        };
         let in_check = game.in_check();
-        if in_check && self.state.pruning.check_extensions {
-            depth += 1;
-        }
+        let depth = depth + i32::from(in_check && self.state.pruning.check_extensions);
 
         // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
         if depth <= 0 {
-            if !self.state.pruning.quiescence {
-                self.state.stats.leaves += 1;
-            }
-            return if self.state.pruning.quiescence {
-                self.quiescence(game, ply, alpha, beta)
-            } else {
-                Some(game.evaluate())
-            };
+            return self.horizon(game, ply, alpha, beta);
         }
+        let node = Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            pv_node,
+            in_check,
+        };
 
         // Step 4. Transposition table: a move to try first, maybe a cut-off.
         let key = game.hash();
-        let use_tt = self.settings.features.transposition;
-        let hit = if use_tt {
-            self.links.tt.probe(key, ply)
-        } else {
-            None
+        let tt_move = match self.probe_table(game, key, &node) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(tt_move) => tt_move,
         };
-        let tt_move = hit.filter(|h| h.has_move).map(|h| h.move_code);
-        if let Some(hit) = hit {
-            if !pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), depth) {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    self.state.stats.tt_cutoffs += 1;
-                    return Some(hit.score);
-                }
-            }
-        }
 
         // Step 5. Static evaluation, and whether it improved on our previous move.
-        let uses_static_eval = self.state.pruning.null_move
-            || self.state.pruning.reverse_futility
-            || self.state.pruning.futility;
+        let (static_eval, improving) = self.static_evaluation(game, ply, in_check);
+
+        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
+        // likely to bring the score back below it.
+        if let Some(score) = self.reverse_futility(&node, static_eval, improving) {
+            return Some(score);
+        }
+
+        // Step 7. Null move pruning, where the game allows it.
+        if let Some(score) = self.null_move(game, &node, static_eval)? {
+            return Some(score);
+        }
+
+        // Step 8. Generate and order the moves; without any the game is over.
+        let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
+            self.state.stats.leaves += 1;
+            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+        };
+
+        // Step 9. Search the moves.
+        let (best_score, best_move) =
+            self.search_moves(game, &node, &mut picker, static_eval, improving)?;
+
+        // Step 10. Store the result.
+        self.store(key, &node, best_score, best_move);
+        Some(best_score)
+    }
+
+    /// Step 2 of [`Searcher::negamax`], below the root: the score of a finished game, a
+    /// rule draw or the ply ceiling, or of a window that mate distance pruning closed
+    /// (`Break`); otherwise the window narrowed to the mates still possible (`Continue`).
+    fn terminal_or_window(
+        &mut self,
+        game: &G,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> ControlFlow<Score, (Score, Score)> {
+        if ply == 0 {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        if let Some(outcome) = game.outcome() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(outcome_score(outcome, ply));
+        }
+        if game.is_rule_draw() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(game.evaluate());
+        }
+        if !self.settings.features.alpha_beta {
+            // Plain minimax: no window to narrow.
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let alpha = alpha.max(-MATE + ply as Score);
+        let beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return ControlFlow::Break(alpha);
+        }
+        ControlFlow::Continue((alpha, beta))
+    }
+
+    /// Step 3 of [`Searcher::negamax`]: the value at the horizon.
+    fn horizon(&mut self, game: &mut G, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+        if self.state.pruning.quiescence {
+            self.quiescence(game, ply, alpha, beta)
+        } else {
+            self.state.stats.leaves += 1;
+            Some(game.evaluate())
+        }
+    }
+
+    /// Step 4 of [`Searcher::negamax`]: the entry's score when it may stand for this
+    /// node's search, away from the principal variation (`Break`); otherwise the entry's
+    /// move to try first, if any (`Continue`).
+    fn probe_table(&mut self, game: &G, key: u64, node: &Node) -> ControlFlow<Score, Option<u16>> {
+        if !self.settings.features.transposition {
+            return ControlFlow::Continue(None);
+        }
+        let Some(hit) = self.links.tt.probe(key, node.ply) else {
+            return ControlFlow::Continue(None);
+        };
+        if !node.pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth) {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= node.beta,
+                Bound::Upper => hit.score <= node.alpha,
+            };
+            if cut {
+                self.state.stats.tt_cutoffs += 1;
+                return ControlFlow::Break(hit.score);
+            }
+        }
+        ControlFlow::Continue(hit.has_move.then_some(hit.move_code))
+    }
+
+    /// Step 5 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
+    /// check), recorded for this ply, and whether it is better than two plies before.
+    fn static_evaluation(&mut self, game: &G, ply: usize, in_check: bool) -> (Option<Score>, bool) {
+        let pruning = self.state.pruning;
+        let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
         let static_eval = if uses_static_eval && !in_check {
             Some(game.evaluate())
         } else {
@@ -879,49 +957,72 @@ impl<G: Game> Searcher<G> {
             (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
             _ => false,
         };
+        (static_eval, improving)
+    }
 
-        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
-        // likely to bring the score back below it.
-        if let Some(eval) = static_eval {
-            let margin = REVERSE_FUTILITY_MARGIN * (depth - Score::from(improving));
-            if self.state.pruning.reverse_futility
-                && !pv_node
-                && ply > 0
-                && depth <= REVERSE_FUTILITY_DEPTH
-                && beta.abs() < MATE_BOUND
-                && eval - margin >= beta
-            {
-                return Some(eval);
-            }
-        }
+    /// Step 6 of [`Searcher::negamax`]: the static evaluation, when it is so far above beta
+    /// that no quiet line is likely to bring the score back below it.
+    fn reverse_futility(
+        &self,
+        node: &Node,
+        static_eval: Option<Score>,
+        improving: bool,
+    ) -> Option<Score> {
+        let eval = static_eval?;
+        let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(improving));
+        let prunes = self.state.pruning.reverse_futility
+            && !node.pv_node
+            && node.ply > 0
+            && node.depth <= REVERSE_FUTILITY_DEPTH
+            && node.beta.abs() < MATE_BOUND
+            && eval - margin >= node.beta;
+        prunes.then_some(eval)
+    }
 
-        // Step 7. Null move pruning, where the game allows it.
-        if self.state.pruning.null_move
-            && !pv_node
-            && ply > 0
-            && depth >= 3
+    /// Step 7 of [`Searcher::negamax`]: passes the move, where the game allows it, and
+    /// searches the rest reduced with a null window at beta. `Some(Some(score))`: the
+    /// position is good enough to cut; `Some(None)`: search it; `None`: aborted.
+    fn null_move(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        static_eval: Option<Score>,
+    ) -> Option<Option<Score>> {
+        let beta = node.beta;
+        let tries = self.state.pruning.null_move
+            && !node.pv_node
+            && node.ply > 0
+            && node.depth >= 3
             && game.null_move_allowed()
             && beta.abs() < MATE_BOUND
-            && static_eval.is_some_and(|eval| eval >= beta)
-        {
-            let reduction = 3 + depth / 4;
-            game.make_null();
-            let result = self.negamax(
-                game,
-                depth - 1 - reduction,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-            );
-            game.unmake_null();
-            let score = -result?;
-            if score >= beta {
-                return Some(if is_mate(score) { beta } else { score });
-            }
+            && static_eval.is_some_and(|eval| eval >= beta);
+        if !tries {
+            return Some(None);
         }
+        let reduction = 3 + node.depth / 4;
+        game.make_null();
+        let result = self.negamax(
+            game,
+            node.depth - 1 - reduction,
+            node.ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+        );
+        game.unmake_null();
+        let score = -result?;
+        Some((score >= beta).then_some(if is_mate(score) { beta } else { score }))
+    }
 
-        // Step 8. Generate and order the moves.
+    /// Step 8 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
+    /// better MultiPV line), handed out best first as far as ordering is on; `None` when
+    /// there is none.
+    fn move_picker(
+        &self,
+        game: &G,
+        ply: usize,
+        tt_move: Option<u16>,
+    ) -> Option<MovePicker<G::Move>> {
         let mut moves = MoveList::new();
         if ply == 0 {
             moves.extend(
@@ -933,28 +1034,40 @@ impl<G: Game> Searcher<G> {
             game.generate_moves(&mut moves);
         }
         if moves.is_empty() {
-            self.state.stats.leaves += 1;
-            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+            return None;
         }
         let features = self.settings.features;
-        let mut picker = if features.ordering && features.learnt_ordering {
+        Some(if features.ordering && features.learnt_ordering {
             MovePicker::new(game, moves, tt_move, &self.tables, ply)
         } else if features.ordering {
             MovePicker::with_hints(game, moves, tt_move)
         } else {
             MovePicker::in_order(moves)
-        };
+        })
+    }
 
-        // Step 9. Search the moves: the first with the full window, the rest with a null
-        // window (reduced late quiet moves where allowed), re-searched when they beat alpha.
-        let original_alpha = alpha;
+    /// Step 9 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the
+    /// full window, the rest with a null window (reduced late quiet moves where allowed),
+    /// re-searched when they beat alpha; futility and late move pruning skip quiet moves.
+    /// Returns the best score and the last move that raised alpha; `None` when aborted.
+    fn search_moves(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        picker: &mut MovePicker<G::Move>,
+        static_eval: Option<Score>,
+        improving: bool,
+    ) -> Option<(Score, Option<G::Move>)> {
+        let (depth, ply, beta) = (node.depth, node.ply, node.beta);
+        let mut alpha = node.alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
         let mut quiets_seen = 0;
         // Futility and late move pruning skip quiet moves that do not give check, once a
         // move has kept us from being mated.
-        let prune_quiets = self.state.pruning.futility && !pv_node && ply > 0 && !in_check;
+        let prune_quiets =
+            self.state.pruning.futility && !node.pv_node && ply > 0 && !node.in_check;
         let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
         let futile = static_eval.is_some_and(|eval| {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
@@ -974,17 +1087,7 @@ impl<G: Game> Searcher<G> {
                 game.unmake_move(mv);
                 continue;
             }
-            let score = self.search_move(
-                game,
-                depth,
-                ply,
-                alpha,
-                beta,
-                pv_node,
-                move_number,
-                quiet,
-                in_check,
-            );
+            let score = self.search_move(game, node, alpha, move_number, quiet);
             game.unmake_move(mv);
             let score = score?;
 
@@ -994,7 +1097,7 @@ impl<G: Game> Searcher<G> {
             if score > alpha {
                 best_move = Some(mv);
                 alpha = score;
-                if pv_node {
+                if node.pv_node {
                     self.update_pv(ply, mv);
                 }
                 if alpha >= beta && self.settings.features.alpha_beta {
@@ -1012,49 +1115,50 @@ impl<G: Game> Searcher<G> {
                 quiets_tried.push(mv);
             }
         }
+        Some((best_score, best_move))
+    }
 
-        // Step 10. Store the result.
-        let bound = if best_score >= beta {
+    /// Step 10 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
+    /// the window the node was searched with.
+    fn store(&mut self, key: u64, node: &Node, best_score: Score, best_move: Option<G::Move>) {
+        if node.ply == 0 && self.state.root_from > 0 {
+            // A root searched without its best moves has no value of its own.
+            return;
+        }
+        if !self.settings.features.transposition {
+            return;
+        }
+        let bound = if best_score >= node.beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if best_score > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        if ply == 0 && self.state.root_from > 0 {
-            // A root searched without its best moves has no value of its own.
-            return Some(best_score);
-        }
-        if !use_tt {
-            return Some(best_score);
-        }
-        let stored_depth = depth.clamp(0, u8::MAX as i32) as u8;
+        let stored_depth = node.depth.clamp(0, u8::MAX as i32) as u8;
         self.links.tt.store(
             key,
-            ply,
+            node.ply,
             best_move.map(G::encode_move),
             best_score,
             stored_depth,
             bound,
         );
-        Some(best_score)
     }
 
-    /// Searches one child (the move is already made) with PVS and optional reductions.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches one child of `node` (the move is already made, `move_number` of the node's
+    /// moves, `quiet` or not) with PVS and optional reductions, `alpha` being the node's
+    /// alpha so far.
     fn search_move(
         &mut self,
         game: &mut G,
-        depth: i32,
-        ply: usize,
+        node: &Node,
         alpha: Score,
-        beta: Score,
-        pv_node: bool,
         move_number: usize,
         quiet: bool,
-        in_check: bool,
     ) -> Option<Score> {
-        let child = ply + 1;
+        let (depth, beta, pv_node) = (node.depth, node.beta, node.pv_node);
+        let child = node.ply + 1;
         let features = self.settings.features;
         if !features.alpha_beta {
             return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, pv_node)?);
@@ -1064,7 +1168,7 @@ impl<G: Game> Searcher<G> {
         }
         let reduction = if self.state.pruning.late_move_reductions
             && quiet
-            && !in_check
+            && !node.in_check
             && depth >= 3
             && move_number > 3
             && !game.in_check()

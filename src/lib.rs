@@ -2,14 +2,17 @@
 //! spoken to over UCI and UGI.
 //!
 //! - [`search`] knows no game and no protocol: the [`search::Game`] trait, scores, the
-//!   transposition table, move ordering, limits and the iterative-deepening PVS search.
+//!   transposition table, move ordering, limits, the iterative-deepening PVS search, and
+//!   the threads that run it ([`search::ThreadPool`]).
 //! - [`games`] implements the rules, evaluation and notation of each game.
 //! - [`protocol`] turns input lines into commands and search events into output lines.
 //! - [`tools`] holds bench, perft and the other command-line tools.
+//! - [`rng`] is a small seeded random generator shared by them.
 
 #![warn(missing_docs)]
 
 pub mod games;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tools;

@@ -5,16 +5,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use cutoff::games::chess::training::datagen::{self, DatagenOptions};
+use cutoff::games::chess::training::tune::{self, TuneSettings};
 use cutoff::games::{self, chess, GameKind};
 use cutoff::protocol;
-use cutoff::protocol::command::PositionStart;
 use cutoff::protocol::options::DEFAULT_HASH_MB;
-use cutoff::protocol::session::new_session;
 use cutoff::tools::bench;
-use cutoff::tools::datagen::{self, DatagenOptions};
+use cutoff::tools::perft::{self, PerftOptions};
 use cutoff::tools::solve::{self, SolveOptions};
 use cutoff::tools::tree_stats::{self, TreeStatsOptions};
-use cutoff::tools::tune::{self, TuneSettings};
 
 #[derive(Parser)]
 #[command(
@@ -228,7 +227,9 @@ fn main() -> ExitCode {
     match cli.command {
         None => {
             let input = BufReader::new(io::stdin());
-            let code = protocol::run(input, io::stdout(), cli.game);
+            // The protocol's `bench` command is the bench tool, wired in here.
+            let bench = |depth, hash_mb| bench::run(depth, hash_mb).lines();
+            let code = protocol::run(input, io::stdout(), cli.game, bench);
             ExitCode::from(code as u8)
         }
         Some(Tool::Games) => list_games(),
@@ -352,13 +353,13 @@ fn main() -> ExitCode {
             moves,
             chess960,
         }) => {
-            let mut session = new_session(cli.game, 1, chess960);
-            let start = fen.map_or(PositionStart::StartPos, PositionStart::Fen);
-            let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
-            let result = session
-                .set_position(&start, &moves)
-                .map(|()| session.perft(depth));
-            match result {
+            let options = PerftOptions {
+                depth,
+                fen,
+                moves,
+                chess960,
+            };
+            match perft::run_command(cli.game, &options) {
                 Ok(lines) => {
                     for line in lines {
                         println!("{line}");

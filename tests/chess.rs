@@ -3,15 +3,12 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::chess::{Chess, ChessVariant};
-use cutoff::search::{
-    Game, Limits, ScoreReport, SearchControl, SearchResult, Searcher, TranspositionTable,
-};
-use cutoff::tools::perft::perft;
+use cutoff::search::perft::perft;
+use cutoff::search::{Game, Limits, ScoreReport, SearchResult, ThreadPool};
 
 /// The standard perft positions with leaf counts (the chess programming literature;
 /// `../shared/data/chess/perft.epd`), to depths that run in seconds.
@@ -47,10 +44,7 @@ fn chess(fen: &str) -> Chess {
 }
 
 fn search(game: &Chess, limits: &Limits) -> SearchResult<<Chess as Game>::Move> {
-    let tt = Arc::new(TranspositionTable::new(16));
-    let mut searcher = Searcher::<Chess>::new(tt);
-    let control = Arc::new(SearchControl::new(Instant::now(), false));
-    searcher.run(game, limits, &[], control, &mut |_| {})
+    ThreadPool::<Chess>::new(16).search(game, limits, &[])
 }
 
 #[test]

@@ -2,27 +2,20 @@
 //! sample, the Connect Four test sets, and alpha-beta against plain minimax.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
 
 use cutoff::games::connect4::test_sets::TestPosition;
 use cutoff::games::connect4::Connect4;
 use cutoff::games::mnk::{Mnk, MnkVariant};
 use cutoff::search::minimax::minimax;
-use cutoff::search::{
-    Game, Limits, MoveList, ScoreReport, SearchControl, SearchResult, Searcher, TranspositionTable,
-};
-use cutoff::tools::perft::perft;
+use cutoff::search::perft::perft;
+use cutoff::search::{Game, Limits, MoveList, ScoreReport, SearchResult, ThreadPool};
 
 /// Leaf counts from the start position, depths 1..=9 (shared/data/perft-small-games.txt).
 const TICTACTOE_PERFT: [u64; 9] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
 const CONNECT4_PERFT: [u64; 9] = [7, 49, 343, 2401, 16807, 117649, 823536, 5673234, 39394572];
 
 fn search<G: Game>(game: &G, limits: &Limits, searchmoves: &[G::Move]) -> SearchResult<G::Move> {
-    let tt = Arc::new(TranspositionTable::new(16));
-    let mut searcher = Searcher::<G>::new(tt);
-    let control = Arc::new(SearchControl::new(Instant::now(), false));
-    searcher.run(game, limits, searchmoves, control, &mut |_| {})
+    ThreadPool::<G>::new(16).search(game, limits, searchmoves)
 }
 
 fn play(game: &mut impl Game, moves: &str) {

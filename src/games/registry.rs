@@ -2,8 +2,9 @@
 //! from a game's name to its concrete type.
 //!
 //! Each game module exports a [`GameInfo`] (names, players, bench positions, opening book
-//! and the like) for every variant it registers; the [`registry!`] macro in `games/mod.rs`
-//! turns one line per game into [`GameKind`] and its [`GameKind::visit`] dispatch, so a
+//! and the like) for every variant it registers; the `registry!` macro in `games/mod.rs`
+//! turns one line per game into [`GameKind`](super::GameKind) and its
+//! [`GameKind::visit`](super::GameKind::visit) dispatch, so a
 //! tool written once as a [`GameVisitor`] runs for every registered game.
 
 use crate::search::{Game, GameError, ScoreReport};

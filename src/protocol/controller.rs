@@ -3,6 +3,9 @@
 //!
 //! `isready`, `stop` and `quit` are answered while a search runs because the controller
 //! never blocks on a search except to wait for the one `bestmove` after a stop.
+//!
+//! The protocol knows no tool: the `bench` command runs the [`BenchCommand`] that
+//! `main.rs` passes to [`run`].
 
 use std::io::{BufRead, Write};
 use std::thread;
@@ -17,12 +20,15 @@ use super::options::{
 };
 use super::session::{new_session, Session};
 use crate::games::GameKind;
-use crate::tools::bench;
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
 /// Authors printed by the handshake.
 pub const ENGINE_AUTHOR: &str = "the cutoff developers";
+
+/// The `bench` command, wired in by the caller of [`run`]: given the depth that overrides
+/// every game's default (if any) and the hash size in MiB, it returns the report's lines.
+pub type BenchCommand = fn(Option<u32>, usize) -> Vec<String>;
 
 /// What the reader thread hands the controller.
 enum Input {
@@ -30,8 +36,9 @@ enum Input {
     Eof,
 }
 
-/// Runs the protocol until `quit` or end of input. Returns the process exit code.
-pub fn run<R, W>(input: R, output: W, game: GameKind) -> i32
+/// Runs the protocol until `quit` or end of input, `bench` answered by `bench`. Returns the
+/// process exit code.
+pub fn run<R, W>(input: R, output: W, game: GameKind, bench: BenchCommand) -> i32
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -49,7 +56,7 @@ where
         log::error!("cannot start the reader thread");
         return 1;
     }
-    let mut controller = Controller::new(game, out_tx);
+    let mut controller = Controller::new(game, out_tx, bench);
     for input in in_rx.iter() {
         match input {
             Input::Line(line) => {
@@ -109,10 +116,11 @@ struct Controller {
     multipv: usize,
     chess960: bool,
     debug: bool,
+    bench: BenchCommand,
 }
 
 impl Controller {
-    fn new(game: GameKind, out: Sender<String>) -> Controller {
+    fn new(game: GameKind, out: Sender<String>, bench: BenchCommand) -> Controller {
         Controller {
             out,
             dialect: Dialect::Uci,
@@ -124,6 +132,7 @@ impl Controller {
             multipv: 1,
             chess960: false,
             debug: false,
+            bench,
         }
     }
 
@@ -219,8 +228,7 @@ impl Controller {
             }
             Command::Bench(depth) => {
                 if !self.refuse_while_searching("bench") {
-                    let report = bench::run(depth, self.hash_mb);
-                    for line in report.lines() {
+                    for line in (self.bench)(depth, self.hash_mb) {
                         self.send(line);
                     }
                 }

@@ -1,5 +1,6 @@
-//! Turning search events into protocol lines.
+//! Turning search events (and perft counts) into protocol lines.
 
+use crate::search::perft::PerftDivide;
 use crate::search::{ScoreReport, SearchInfo};
 
 /// Which handshake the GUI used; decides details such as `ponder` in `bestmove`.
@@ -46,6 +47,26 @@ pub fn format_bestmove(line: &[String], dialect: Dialect) -> String {
     }
 }
 
+/// The lines of `perft N`: `move: count` per root move, a blank line, `Nodes searched: T`
+/// and an `info string` with depth, nodes, time and speed.
+pub fn format_perft(divide: &PerftDivide) -> Vec<String> {
+    let total = divide.total();
+    let mut lines: Vec<String> = divide
+        .counts
+        .iter()
+        .map(|(m, n)| format!("{m}: {n}"))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines.push(format!(
+        "info string perft depth {} nodes {total} time {} nps {}",
+        divide.depth,
+        divide.elapsed.as_millis(),
+        divide.nps()
+    ));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +108,24 @@ mod tests {
         );
         assert_eq!(format_bestmove(&line, Dialect::Ugi), "bestmove e2e4");
         assert_eq!(format_bestmove(&[], Dialect::Uci), "bestmove (none)");
+    }
+
+    #[test]
+    fn perft_lines_end_with_the_total() {
+        let divide = PerftDivide {
+            depth: 2,
+            counts: vec![("a1".into(), 3), ("b2".into(), 4)],
+            elapsed: Duration::from_millis(7),
+        };
+        assert_eq!(
+            format_perft(&divide),
+            [
+                "a1: 3",
+                "b2: 4",
+                "",
+                "Nodes searched: 7",
+                "info string perft depth 2 nodes 7 time 7 nps 1000"
+            ]
+        );
     }
 }

@@ -6,4 +6,4 @@ pub mod format;
 pub mod options;
 pub mod session;
 
-pub use controller::run;
+pub use controller::{run, BenchCommand};

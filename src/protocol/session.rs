@@ -1,26 +1,20 @@
-//! One game's state behind the protocol: the current position, the transposition table,
-//! the searcher and the running search. [`GameSession`] is generic over the game and
-//! erased behind the object-safe [`Session`] so the controller can switch games at run time.
+//! One game's state behind the protocol: the current position and the search's threads
+//! (a [`ThreadPool`], which owns the searchers and the table), with the search's events
+//! formatted into lines. [`GameSession`] is generic over the game and erased behind the
+//! object-safe [`Session`] so the controller can switch games at run time.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
-use super::format::{format_bestmove, format_info, Dialect};
+use super::format::{format_bestmove, format_info, format_perft, Dialect};
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
-use crate::search::pool::SharedIterations;
+use crate::search::perft::PerftDivide;
+use crate::search::threads::StartError;
 use crate::search::{
-    Game, GameError, GameResult, Limits, MoveList, Player, SearchControl, SearchEvent, Searcher,
-    TranspositionTable,
+    Game, GameError, GameResult, Limits, MoveList, Player, SearchEvent, ThreadPool,
 };
-use crate::tools::perft::perft_divide;
-
-/// Stack size of search threads: the recursion keeps move lists on the stack.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Error text for the controller to print.
 pub type SessionError = String;
@@ -86,84 +80,28 @@ impl GameVisitor for NewSession {
     }
 }
 
-/// The searchers of all threads: the main one reports, the helpers share its table.
-struct Searchers<G: Game> {
-    main: Searcher<G>,
-    helpers: Vec<Searcher<G>>,
-}
-
-struct RunningSearch<G: Game> {
-    control: Arc<SearchControl>,
-    done: Arc<AtomicBool>,
-    handle: JoinHandle<Searchers<G>>,
-}
-
-/// A session for one concrete game.
+/// A session for one concrete game: its position, and the search's threads.
 pub struct GameSession<G: Game> {
     kind: GameKind,
     variant: G::Variant,
     position: G,
-    tt: Arc<TranspositionTable>,
-    searchers: Option<Searchers<G>>,
-    running: Option<RunningSearch<G>>,
-    move_overhead: Duration,
-    threads: usize,
-    multipv: usize,
+    search: ThreadPool<G>,
 }
 
 impl<G: Game> GameSession<G> {
     /// A session at the start position with a table of `hash_mb` MiB.
     pub fn new(kind: GameKind, variant: G::Variant, hash_mb: usize) -> GameSession<G> {
-        let tt = Arc::new(TranspositionTable::new(hash_mb));
         GameSession {
             kind,
             position: G::start(&variant),
             variant,
-            searchers: Some(Searchers {
-                main: Searcher::new(Arc::clone(&tt)),
-                helpers: Vec::new(),
-            }),
-            tt,
-            running: None,
-            move_overhead: Duration::from_millis(10),
-            threads: 1,
-            multipv: 1,
-        }
-    }
-
-    fn fresh_searchers(&self) -> Searchers<G> {
-        Searchers {
-            main: Searcher::new(Arc::clone(&self.tt)),
-            helpers: (1..self.threads)
-                .map(|_| Searcher::new(Arc::clone(&self.tt)))
-                .collect(),
-        }
-    }
-
-    /// Applies a closure to every idle searcher (main and helpers).
-    fn for_each_searcher(&mut self, mut apply: impl FnMut(&mut Searcher<G>)) {
-        if let Some(searchers) = self.searchers.as_mut() {
-            apply(&mut searchers.main);
-            searchers.helpers.iter_mut().for_each(apply);
+            search: ThreadPool::new(hash_mb),
         }
     }
 
     /// The current position.
     pub fn position(&self) -> &G {
         &self.position
-    }
-
-    /// Waits for a finished or stopped search and takes its searcher back.
-    fn join(&mut self) {
-        if let Some(running) = self.running.take() {
-            match running.handle.join() {
-                Ok(searchers) => self.searchers = Some(searchers),
-                Err(_) => {
-                    log::error!("search thread panicked; starting fresh searchers");
-                    self.searchers = Some(self.fresh_searchers());
-                }
-            }
-        }
     }
 
     fn limits(&self, params: &GoParams) -> Limits {
@@ -182,6 +120,28 @@ impl<G: Game> GameSession<G> {
             infinite: params.infinite,
             mate: params.mate,
             ponder: params.ponder,
+        }
+    }
+}
+
+/// Turns the events of a search of `root` into protocol lines sent to `out`.
+fn event_lines<G: Game>(
+    root: G,
+    dialect: Dialect,
+    out: Sender<String>,
+) -> impl FnMut(SearchEvent<G::Move>) + Send + 'static {
+    move |event| match event {
+        SearchEvent::Iteration(info) => {
+            let pv = line_notation(&root, &info.pv);
+            let _ = out.send(format_info(&info, &pv));
+        }
+        SearchEvent::Finished(result) => {
+            let line = [result.best, result.ponder]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>();
+            let names = line_notation(&root, &line);
+            let _ = out.send(format_bestmove(&names, dialect));
         }
     }
 }
@@ -237,10 +197,10 @@ impl<G: Game> Session for GameSession<G> {
         out: Sender<String>,
     ) -> Result<(), SessionError> {
         let started = Instant::now();
-        if self.is_searching() {
-            return Err("a search is already running: send 'stop' first".to_string());
+        // A running search is refused before the search moves are read: this error first.
+        if self.search.is_searching() {
+            return Err(StartError::AlreadySearching.to_string());
         }
-        self.join();
         let mut searchmoves = Vec::new();
         for text in &params.searchmoves {
             searchmoves.push(
@@ -250,133 +210,49 @@ impl<G: Game> Session for GameSession<G> {
             );
         }
         let limits = self.limits(params);
-        let Some(mut searchers) = self.searchers.take() else {
-            return Err("internal: no searcher available".to_string());
-        };
-        searchers.main.settings.move_overhead = self.move_overhead;
-        searchers.main.settings.multipv = self.multipv;
-        let control = Arc::new(SearchControl::new(started, params.ponder));
-        let done = Arc::new(AtomicBool::new(false));
-        let root = self.position.clone();
-        let thread_control = Arc::clone(&control);
-        let thread_done = Arc::clone(&done);
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut report = |event: SearchEvent<G::Move>| match event {
-                    SearchEvent::Iteration(info) => {
-                        let pv = line_notation(&root, &info.pv);
-                        let _ = out.send(format_info(&info, &pv));
-                    }
-                    SearchEvent::Finished(result) => {
-                        let line = [result.best, result.ponder]
-                            .into_iter()
-                            .flatten()
-                            .collect::<Vec<_>>();
-                        let names = line_notation(&root, &line);
-                        thread_done.store(true, Ordering::SeqCst);
-                        let _ = out.send(format_bestmove(&names, dialect));
-                    }
-                };
-                search_all_threads(
-                    &mut searchers,
-                    &root,
-                    &limits,
-                    &searchmoves,
-                    thread_control,
-                    &mut report,
-                );
-                searchers
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(RunningSearch {
-                    control,
-                    done,
-                    handle,
-                });
-                Ok(())
-            }
-            Err(e) => {
-                self.searchers = Some(self.fresh_searchers());
-                Err(format!("cannot start the search thread: {e}"))
-            }
-        }
+        let sink = event_lines(self.position.clone(), dialect, out);
+        self.search
+            .start(&self.position, &limits, &searchmoves, started, sink)
+            .map_err(|e| e.to_string())
     }
 
     fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.done.load(Ordering::SeqCst))
+        self.search.is_searching()
     }
 
     fn stop(&mut self) {
-        if let Some(running) = &self.running {
-            running.control.stop();
-        }
-        self.join();
+        self.search.stop();
     }
 
     fn ponderhit(&self) {
-        if let Some(running) = &self.running {
-            running.control.ponderhit();
-        }
+        self.search.ponderhit();
     }
 
     fn new_game(&mut self) {
-        self.stop();
+        self.search.new_game();
         self.position = G::start(&self.variant);
-        self.tt.clear();
-        self.for_each_searcher(|searcher| searcher.clear());
     }
 
     fn resize_hash(&mut self, megabytes: usize) -> Result<(), SessionError> {
-        self.stop();
-        let previous_mb = (self.tt.bucket_count() * 64).div_ceil(1024 * 1024).max(1);
-        // Free the old table first so that its memory can be reused.
-        self.tt = Arc::new(TranspositionTable::new(1));
-        let tt = Arc::clone(&self.tt);
-        self.for_each_searcher(|searcher| searcher.set_table(Arc::clone(&tt)));
-        let result = match TranspositionTable::try_new(megabytes) {
-            Some(table) => {
-                self.tt = Arc::new(table);
-                Ok(())
-            }
-            None => {
-                self.tt = Arc::new(TranspositionTable::new(previous_mb));
-                Err(format!(
-                    "cannot allocate {megabytes} MiB for Hash; keeping {previous_mb} MiB"
-                ))
-            }
-        };
-        let tt = Arc::clone(&self.tt);
-        self.for_each_searcher(|searcher| searcher.set_table(Arc::clone(&tt)));
-        result
+        self.search
+            .resize_hash(megabytes)
+            .map_err(|e| e.to_string())
     }
 
     fn clear_hash(&mut self) {
-        self.stop();
-        self.tt.clear();
+        self.search.clear_hash();
     }
 
     fn set_move_overhead(&mut self, overhead: Duration) {
-        self.move_overhead = overhead;
+        self.search.set_move_overhead(overhead);
     }
 
     fn set_multipv(&mut self, lines: usize) {
-        self.multipv = lines.max(1);
+        self.search.set_multipv(lines);
     }
 
     fn set_threads(&mut self, threads: usize) {
-        self.stop();
-        self.threads = threads.max(1);
-        if let Some(searchers) = self.searchers.as_mut() {
-            let tt = &self.tt;
-            searchers
-                .helpers
-                .resize_with(self.threads - 1, || Searcher::new(Arc::clone(tt)));
-        }
+        self.search.set_threads(threads);
     }
 
     fn query(&self, query: Query) -> String {
@@ -406,88 +282,12 @@ impl<G: Game> Session for GameSession<G> {
             self.position.evaluate()
         )]
     }
-
     fn perft(&self, depth: u32) -> Vec<String> {
-        let started = Instant::now();
-        let mut game = self.position.clone();
-        let counts = perft_divide(&mut game, depth.max(1));
-        let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        let mut lines: Vec<String> = counts.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-        let elapsed = started.elapsed();
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        lines.push(format!(
-            "info string perft depth {} nodes {total} time {} nps {}",
-            depth.max(1),
-            elapsed.as_millis(),
-            (u128::from(total) * 1_000_000 / elapsed.as_micros().max(1)) as u64
-        ));
-        lines
+        format_perft(&PerftDivide::run(&self.position, depth))
     }
-}
-
-/// Runs one search on all threads: helpers search the same root into the shared table
-/// (odd helpers start, and stay, one depth ahead so the threads diverge) until the main
-/// searcher, which alone reports, has finished. Completed iterations are shared: a thread
-/// overtaken at its depth moves on, and the best move comes from the deepest one.
-fn search_all_threads<G: Game>(
-    searchers: &mut Searchers<G>,
-    root: &G,
-    limits: &Limits,
-    searchmoves: &[G::Move],
-    control: Arc<SearchControl>,
-    report: &mut dyn FnMut(SearchEvent<G::Move>),
-) {
-    let Searchers { main, helpers } = searchers;
-    if helpers.is_empty() {
-        main.set_peers(Vec::new());
-        main.set_pool(None);
-        main.run(root, limits, searchmoves, control, report);
-        return;
-    }
-    main.set_peers(helpers.iter().map(|h| h.node_counter()).collect());
-    let pool = Arc::new(SharedIterations::default());
-    main.set_pool(Some(Arc::clone(&pool)));
-    let helper_control = Arc::new(SearchControl::new(Instant::now(), false));
-    let helper_limits = Limits {
-        infinite: true,
-        depth: limits.depth,
-        ..Limits::default()
-    };
-    std::thread::scope(|scope| {
-        for (index, helper) in helpers.iter_mut().enumerate() {
-            helper.settings.start_depth = 1 + (index as u32 + 1) % 2;
-            helper.set_pool(Some(Arc::clone(&pool)));
-            let helper_control = Arc::clone(&helper_control);
-            let helper_limits = &helper_limits;
-            let spawned = std::thread::Builder::new()
-                .name(format!("helper-{}", index + 1))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    helper.run(
-                        root,
-                        helper_limits,
-                        searchmoves,
-                        helper_control,
-                        &mut |_| {},
-                    );
-                });
-            if let Err(e) = spawned {
-                log::error!("cannot start helper thread {}: {e}", index + 1);
-            }
-        }
-        main.run(root, limits, searchmoves, control, report);
-        helper_control.stop();
-    });
 }
 
 /// The result of the game in `position` by the game's rules, if it is over.
 fn game_result<G: Game>(position: &G) -> Option<GameResult> {
     position.game_end().map(|end| end.result)
-}
-
-impl<G: Game> Drop for GameSession<G> {
-    fn drop(&mut self) {
-        self.stop();
-    }
 }

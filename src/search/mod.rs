@@ -1,5 +1,14 @@
 //! The generic search core: every game plugs in through [`Game`]; nothing here knows a
-//! particular game or the protocol.
+//! particular game or the protocol, and nothing here prints (searches report
+//! [`SearchEvent`]s).
+//!
+//! Where the search threads start: [`threads`]. Its [`ThreadPool`] owns the searchers of
+//! all threads and the shared transposition table; [`ThreadPool::start`] spawns the main
+//! search thread (non-blocking, for the protocol), [`ThreadPool::search`] runs the main
+//! search on the caller's thread (blocking, for bench and datagen), and both spawn the Lazy
+//! SMP helper threads, which share completed iterations through [`pool`]. One thread's
+//! search is a [`Searcher`] ([`searcher`]); the solver and the tree statistics use its
+//! exact root search ([`Searcher::search_root`]) directly, on the caller's thread.
 
 pub mod events;
 pub mod exact;
@@ -8,9 +17,11 @@ pub mod game;
 pub mod limits;
 pub mod minimax;
 pub mod ordering;
+pub mod perft;
 pub mod pool;
 pub mod score;
 pub mod searcher;
+pub mod threads;
 pub mod tt;
 
 pub use events::{SearchEvent, SearchInfo, SearchResult};
@@ -22,4 +33,5 @@ pub use game::{
 pub use limits::Limits;
 pub use score::{Score, ScoreReport};
 pub use searcher::{SearchControl, SearchSettings, Searcher};
+pub use threads::ThreadPool;
 pub use tt::TranspositionTable;

@@ -1,10 +1,18 @@
-//! Iterative deepening over a fail-soft principal variation search (negamax alpha-beta),
-//! with aspiration windows, a shared transposition table, move ordering, optional
-//! quiescence and the per-game pruning the [`Pruning`] hooks switch on.
+//! One search thread: iterative deepening over a fail-soft principal variation search
+//! (negamax alpha-beta), with aspiration windows, a shared transposition table, move
+//! ordering, optional quiescence and the per-game pruning the [`Pruning`] hooks switch on.
+//!
+//! A [`Searcher`] never starts a thread: the [`ThreadPool`](super::threads::ThreadPool)
+//! runs one per thread and wires it to the others (`ThreadLinks`: table, stop switch,
+//! shared iterations, node counters). Apart from that wiring a searcher holds its
+//! [`SearchSettings`] (set in one place, [`Searcher::configure`]), the state of the current
+//! search (`SearchState`, reset when a search starts) and the ordering, PV and evaluation
+//! tables kept from one search to the next.
 //!
 //! Games that switch no pruning on get exact minimax values at every depth: transposition
 //! cut-offs then only use entries searched to the same depth (or both to the game's end).
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -96,7 +104,7 @@ impl SearchControl {
     }
 }
 
-/// Static settings of a searcher.
+/// Static settings of a searcher, given to it in one place: [`Searcher::configure`].
 #[derive(Clone, Debug)]
 pub struct SearchSettings {
     /// Time kept in reserve per move for communication delays.
@@ -120,46 +128,53 @@ impl Default for SearchSettings {
     }
 }
 
-/// One search thread's state: ordering tables, PV table and counters, reused across
-/// searches so that nothing is allocated per node.
-pub struct Searcher<G: Game> {
+/// How a searcher is wired to the other threads of its search: the table they share, the
+/// switches of the search, the iterations they share and the node counters they publish.
+/// Set by the [`ThreadPool`](super::threads::ThreadPool) before each search.
+struct ThreadLinks<M> {
+    /// The transposition table, shared by every thread.
     tt: Arc<TranspositionTable>,
-    tables: OrderingTables<G::Move>,
-    pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
-    /// Static evaluation per ply of the current line (`None` in check), for `improving`.
-    static_evals: Vec<Option<Score>>,
-    root_moves: MoveList<G::Move>,
+    /// Stop, ponder and clock origin of the running search.
+    control: Arc<SearchControl>,
+    /// Iterations shared with the other threads of a Lazy SMP search (`None`: alone).
+    pool: Option<Arc<SharedIterations<M>>>,
+    /// This thread's node count as the others see it (updated every few nodes).
+    published: Arc<AtomicU64>,
+    /// Node counters of the other threads, summed into reports.
+    peers: Vec<Arc<AtomicU64>>,
+}
+
+/// The state of one search, reset when it starts.
+struct SearchState<M> {
+    /// Root moves, best first once searched.
+    root_moves: MoveList<M>,
     /// Root moves before this index are excluded (found as better MultiPV lines).
     root_from: usize,
+    /// The game's pruning switches at the root.
     pruning: Pruning,
+    /// Nodes searched by this thread.
     nodes: u64,
+    /// What the search did (cut-offs, leaves...).
     stats: SearchStats,
+    /// Deepest ply reached in the current iteration.
     seldepth: usize,
+    /// Exact node budget.
     node_limit: Option<u64>,
+    /// When to stop thinking, if the search has a clock.
     deadlines: Option<Deadlines>,
+    /// A limit or `stop` ended the search: unwind.
     aborted: bool,
-    /// Iterations shared with the other threads of a Lazy SMP search.
-    pool: Option<Arc<SharedIterations<G::Move>>>,
     /// The depth of the iteration being searched.
     iteration_depth: u32,
     /// Another thread completed the iteration being searched: abandon it.
     overtaken: bool,
+    /// When this search started (for reports).
     started: Instant,
-    control: Arc<SearchControl>,
-    published: Arc<AtomicU64>,
-    peers: Vec<Arc<AtomicU64>>,
-    /// Settings such as the move overhead.
-    pub settings: SearchSettings,
 }
 
-impl<G: Game> Searcher<G> {
-    /// A searcher that shares `tt`.
-    pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
-        Searcher {
-            tt,
-            tables: OrderingTables::new(G::HISTORY_SIZE),
-            pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
-            static_evals: vec![None; MAX_PLY + 1],
+impl<M> SearchState<M> {
+    fn new() -> SearchState<M> {
+        SearchState {
             root_moves: MoveList::new(),
             root_from: 0,
             pruning: Pruning::default(),
@@ -169,46 +184,99 @@ impl<G: Game> Searcher<G> {
             node_limit: None,
             deadlines: None,
             aborted: false,
-            pool: None,
             iteration_depth: 0,
             overtaken: false,
             started: Instant::now(),
-            control: Arc::new(SearchControl::default()),
-            published: Arc::new(AtomicU64::new(0)),
-            peers: Vec::new(),
+        }
+    }
+}
+
+/// A node of [`Searcher::negamax`] past its first steps: remaining depth (check extension
+/// included), ply, window (narrowed by mate distance pruning) and kind.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    pv_node: bool,
+    in_check: bool,
+}
+
+/// One search thread: its settings, its links to the other threads, the state of the
+/// current search, and the ordering, PV and evaluation tables reused across searches so
+/// that nothing is allocated per node.
+pub struct Searcher<G: Game> {
+    settings: SearchSettings,
+    links: ThreadLinks<G::Move>,
+    state: SearchState<G::Move>,
+    tables: OrderingTables<G::Move>,
+    pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
+    /// Static evaluation per ply of the current line (`None` in check), for `improving`.
+    static_evals: Vec<Option<Score>>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with default settings that shares `tt`.
+    pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
+        Searcher {
             settings: SearchSettings::default(),
+            links: ThreadLinks {
+                tt,
+                control: Arc::new(SearchControl::default()),
+                pool: None,
+                published: Arc::new(AtomicU64::new(0)),
+                peers: Vec::new(),
+            },
+            state: SearchState::new(),
+            tables: OrderingTables::new(G::HISTORY_SIZE),
+            pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
+            static_evals: vec![None; MAX_PLY + 1],
         }
     }
 
-    /// This searcher's node count as other threads see it (updated every few nodes).
-    pub fn node_counter(&self) -> Arc<AtomicU64> {
-        Arc::clone(&self.published)
+    /// Sets the settings of the following searches: the one place they change.
+    pub fn configure(&mut self, settings: SearchSettings) {
+        self.settings = settings;
     }
 
-    /// Node counters of the other threads of the same search, summed into reports.
-    pub fn set_peers(&mut self, peers: Vec<Arc<AtomicU64>>) {
-        self.peers = peers;
+    /// The settings of the following searches.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Wires this searcher into a search: its switches, the iterations shared with the
+    /// other threads (`None`: alone) and the other threads' node counters.
+    pub(super) fn link(
+        &mut self,
+        control: Arc<SearchControl>,
+        pool: Option<Arc<SharedIterations<G::Move>>>,
+        peers: Vec<Arc<AtomicU64>>,
+    ) {
+        self.links.control = control;
+        self.links.pool = pool;
+        self.links.peers = peers;
+    }
+
+    /// This searcher's node count as other threads see it (updated every few nodes).
+    pub(super) fn node_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.links.published)
     }
 
     /// Nodes of this searcher plus its peers.
     fn total_nodes(&self) -> u64 {
-        self.nodes
+        self.state.nodes
             + self
+                .links
                 .peers
                 .iter()
                 .map(|p| p.load(Ordering::Relaxed))
                 .sum::<u64>()
     }
 
-    /// Shares completed iterations with the other threads of a Lazy SMP search (`None`:
-    /// this thread searches alone).
-    pub fn set_pool(&mut self, pool: Option<Arc<SharedIterations<G::Move>>>) {
-        self.pool = pool;
-    }
-
-    /// Replaces the shared table (after a `Hash` resize).
+    /// Replaces the shared table (after a `Hash` resize, or a fresh table for a solver).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
-        self.tt = tt;
+        self.links.tt = tt;
     }
 
     /// Forgets what was learnt about move ordering (new game).
@@ -217,176 +285,266 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Searches `root` within `limits`, reporting each iteration and the final result to
-    /// `report`. `searchmoves`, when not empty, restricts the root moves.
-    pub fn run(
+    /// `report`. `searchmoves`, when not empty, restricts the root moves. The threads are
+    /// the [`ThreadPool`](super::threads::ThreadPool)'s: it links the searcher first.
+    pub(super) fn run(
         &mut self,
         root: &G,
         limits: &Limits,
         searchmoves: &[G::Move],
-        control: Arc<SearchControl>,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move> {
         // Step 1. Reset the per-search state.
-        self.started = Instant::now();
-        self.control = control;
-        self.nodes = 0;
-        self.stats = SearchStats::default();
-        self.published.store(0, Ordering::Relaxed);
-        self.aborted = false;
-        self.overtaken = false;
-        self.node_limit = limits.nodes;
-        self.deadlines = deadlines(limits, self.settings.move_overhead);
-        self.pruning = root.pruning();
-        self.tables.new_search();
-        self.tt.new_search();
+        self.begin(root, limits);
 
         // Step 2. The root moves; without any the game is over and is answered at once.
         // A position drawn by a claimable rule (chess repetition, fifty moves) still gets
         // a move: the GUI may not have claimed the draw.
-        self.root_moves.clear();
+        self.collect_root_moves(root, searchmoves);
+        if self.state.root_moves.is_empty() {
+            return self.finish_without_moves(root, report);
+        }
+
+        // Step 3. Iterative deepening. Threads of a pool share single-line iterations: a
+        // thread overtaken by another adopts that thread's iteration and goes deeper.
+        let lines = self.settings.multipv.clamp(1, self.state.root_moves.len());
+        let pool = self.links.pool.clone().filter(|_| lines == 1);
+        let completed = self.iterative_deepening(root, limits, lines, pool.as_deref(), report);
+
+        // Step 4. Infinite and ponder searches wait for `stop` (or `ponderhit`).
+        self.wait_while_pondering(limits);
+
+        // Step 5. The best move of the deepest completed iteration (or the best guess).
+        self.finish(completed, pool.as_deref(), report)
+    }
+
+    /// Step 1 of [`Searcher::run`]: resets the per-search state.
+    fn begin(&mut self, root: &G, limits: &Limits) {
+        let state = &mut self.state;
+        state.started = Instant::now();
+        state.nodes = 0;
+        state.stats = SearchStats::default();
+        self.links.published.store(0, Ordering::Relaxed);
+        state.aborted = false;
+        state.overtaken = false;
+        state.node_limit = limits.nodes;
+        state.deadlines = deadlines(limits, self.settings.move_overhead);
+        state.pruning = root.pruning();
+        self.tables.new_search();
+        self.links.tt.new_search();
+    }
+
+    /// Step 2 of [`Searcher::run`]: the legal root moves (those of `searchmoves` only, when
+    /// it is not empty), ordered by the game's hints.
+    fn collect_root_moves(&mut self, root: &G, searchmoves: &[G::Move]) {
+        let root_moves = &mut self.state.root_moves;
+        root_moves.clear();
         let mut all = MoveList::new();
         root.generate_moves(&mut all);
         for mv in all {
             if searchmoves.is_empty() || searchmoves.contains(&mv) {
-                self.root_moves.push(mv);
+                root_moves.push(mv);
             }
         }
         let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
-        self.root_moves.sort_by_key(by_hint);
-        if self.root_moves.is_empty() {
-            return self.finish_without_moves(root, report);
-        }
+        root_moves.sort_by_key(by_hint);
+    }
 
-        // Step 3. Iterative deepening.
+    /// Step 3 of [`Searcher::run`]: iterative deepening from the settings' start depth to
+    /// the limits' depth, `lines` best lines per depth. With a `pool`, an iteration
+    /// another thread completes first is adopted, and depths the pool has completed are
+    /// skipped. Returns the deepest iteration completed (or adopted), if any.
+    fn iterative_deepening(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        lines: usize,
+        pool: Option<&SharedIterations<G::Move>>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> Option<CompletedIteration<G::Move>> {
         let mut game = root.clone();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let mut completed: Option<(u32, Score, Vec<G::Move>)> = None;
-        let lines = self.settings.multipv.clamp(1, self.root_moves.len());
+        let mut completed = None;
         let mut previous_scores: Vec<Score> = Vec::new();
-        // Threads of a pool share single-line iterations: a thread overtaken by another
-        // adopts that thread's iteration and goes deeper.
-        let pool = self.pool.clone().filter(|_| lines == 1);
         let mut depth = self.settings.start_depth.clamp(1, max_depth);
         // Helpers that start deeper stay that much ahead of the pool's deepest iteration.
         let skew = depth - 1;
-        'deepening: while depth <= max_depth {
-            // Each MultiPV line searches the root without the moves of the better lines.
-            self.seldepth = 0;
-            self.iteration_depth = if pool.is_some() { depth } else { u32::MAX };
-            let mut results: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
-            for line in 0..lines {
-                self.root_from = line;
-                let previous = previous_scores.get(line).copied();
-                let Some(score) = self.aspiration(&mut game, depth, previous) else {
-                    let adopted = match &pool {
-                        Some(pool) if self.overtaken && !self.aborted => pool.deepest(),
-                        _ => None,
-                    };
-                    let Some(iteration) = adopted else {
-                        break 'deepening;
-                    };
-                    // Another thread completed this depth (or a deeper one) first.
-                    self.overtaken = false;
-                    self.adopt(&iteration, report);
-                    previous_scores = vec![iteration.score];
-                    let ends =
-                        self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
-                    depth = iteration.depth + 1 + skew;
-                    completed = Some((iteration.depth, iteration.score, iteration.pv));
-                    if ends {
-                        break 'deepening;
+        while depth <= max_depth {
+            self.state.seldepth = 0;
+            self.state.iteration_depth = if pool.is_some() { depth } else { u32::MAX };
+            let (iteration, adopted) =
+                match self.search_lines(&mut game, depth, lines, &previous_scores) {
+                    Some(results) => {
+                        let (iteration, scores) =
+                            self.complete_iteration(depth, results, pool, report);
+                        previous_scores = scores;
+                        (iteration, false)
                     }
-                    continue 'deepening;
+                    None => {
+                        // Another thread completed this depth (or a deeper one) first?
+                        let Some(iteration) = self.adopt_overtaking(pool, report) else {
+                            break;
+                        };
+                        previous_scores = vec![iteration.score];
+                        (iteration, true)
+                    }
                 };
-                let pv: Vec<G::Move> = self.pv[0].to_vec();
-                if let Some(offset) = pv
-                    .first()
-                    .and_then(|best| self.root_moves[line..].iter().position(|m| m == best))
-                {
-                    self.root_moves.swap(line, line + offset);
-                }
-                results.push((score, pv));
-            }
-            if lines > 1 {
-                // Keep the lines (and their root moves) sorted best first.
-                let mut order: Vec<usize> = (0..lines).collect();
-                order.sort_by_key(|&i| std::cmp::Reverse(results[i].0));
-                let moves: Vec<G::Move> = order.iter().map(|&i| self.root_moves[i]).collect();
-                self.root_moves[..lines].copy_from_slice(&moves);
-                let mut sorted: Vec<(Score, Vec<G::Move>)> =
-                    order.iter().map(|&i| results[i].clone()).collect();
-                std::mem::swap(&mut results, &mut sorted);
-            }
-            for (index, (score, pv)) in results.iter().enumerate() {
-                report(SearchEvent::Iteration(SearchInfo {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    multipv: index as u32 + 1,
-                    score: *score,
-                    nodes: self.total_nodes(),
-                    elapsed: self.started.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv: pv.clone(),
-                }));
-            }
-            previous_scores = results.iter().map(|r| r.0).collect();
-            let (best_score, best_pv) = results.swap_remove(0);
-            if let Some(pool) = &pool {
-                pool.publish(CompletedIteration {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    score: best_score,
-                    pv: best_pv.clone(),
-                });
-            }
-            completed = Some((depth, best_score, best_pv));
-            if self.iteration_ends_search(root, limits, depth, &previous_scores) {
+            let ends = self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
+            depth = match pool {
+                _ if adopted => iteration.depth + 1 + skew,
+                // Go straight past depths another thread has completed meanwhile.
+                Some(pool) => (depth + 1).max(pool.depth() + 1 + skew),
+                None => depth + 1,
+            };
+            completed = Some(iteration);
+            if ends {
                 break;
             }
-            depth += 1;
-            // Go straight past depths another thread has completed meanwhile.
-            if let Some(pool) = &pool {
-                depth = depth.max(pool.depth() + 1 + skew);
-            }
         }
-        self.root_from = 0;
+        self.state.root_from = 0;
+        completed
+    }
 
-        // Step 4. Infinite and ponder searches wait for `stop` (or `ponderhit`).
-        if !limits.infinite && !limits.ponder {
-            // Normal end.
-        } else {
-            while !self.control.is_stopped() && (limits.infinite || self.control.is_pondering()) {
-                std::thread::sleep(Duration::from_millis(1));
+    /// One depth of [`Searcher::iterative_deepening`]: searches the `lines` best root
+    /// moves, each line without the moves of the better ones (MultiPV), each inside an
+    /// aspiration window around its score of the previous depth. Returns the lines (score
+    /// and PV) best first, with their moves at the front of the root moves in that order;
+    /// `None` when the search was aborted or overtaken.
+    fn search_lines(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        lines: usize,
+        previous_scores: &[Score],
+    ) -> Option<Vec<(Score, Vec<G::Move>)>> {
+        let mut results: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
+        for line in 0..lines {
+            self.state.root_from = line;
+            let previous = previous_scores.get(line).copied();
+            let score = self.aspiration(game, depth, previous)?;
+            let pv: Vec<G::Move> = self.pv[0].to_vec();
+            let root_moves = &mut self.state.root_moves;
+            if let Some(offset) = pv
+                .first()
+                .and_then(|best| root_moves[line..].iter().position(|m| m == best))
+            {
+                root_moves.swap(line, line + offset);
             }
+            results.push((score, pv));
         }
+        if lines > 1 {
+            // Keep the lines (and their root moves) sorted best first.
+            let mut order: Vec<usize> = (0..lines).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(results[i].0));
+            let root_moves = &mut self.state.root_moves;
+            let moves: Vec<G::Move> = order.iter().map(|&i| root_moves[i]).collect();
+            root_moves[..lines].copy_from_slice(&moves);
+            results = order.iter().map(|&i| results[i].clone()).collect();
+        }
+        Some(results)
+    }
 
-        // Step 5. The best move of the deepest completed iteration (or the best guess).
+    /// Reports the lines of a completed depth and shares the best one with the pool.
+    /// Returns the best line as the completed iteration, and the scores of every line.
+    fn complete_iteration(
+        &mut self,
+        depth: u32,
+        mut results: Vec<(Score, Vec<G::Move>)>,
+        pool: Option<&SharedIterations<G::Move>>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> (CompletedIteration<G::Move>, Vec<Score>) {
+        for (index, (score, pv)) in results.iter().enumerate() {
+            report(SearchEvent::Iteration(SearchInfo {
+                depth,
+                seldepth: self.state.seldepth as u32,
+                multipv: index as u32 + 1,
+                score: *score,
+                nodes: self.total_nodes(),
+                elapsed: self.state.started.elapsed(),
+                hashfull: self.links.tt.hashfull(),
+                pv: pv.clone(),
+            }));
+        }
+        let scores = results.iter().map(|r| r.0).collect();
+        let (score, pv) = results.swap_remove(0);
+        let iteration = CompletedIteration {
+            depth,
+            seldepth: self.state.seldepth as u32,
+            score,
+            pv,
+        };
+        if let Some(pool) = pool {
+            pool.publish(iteration.clone());
+        }
+        (iteration, scores)
+    }
+
+    /// After an unfinished depth: when the search was overtaken (not stopped), the pool's
+    /// deepest iteration, adopted as this thread's own.
+    fn adopt_overtaking(
+        &mut self,
+        pool: Option<&SharedIterations<G::Move>>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> Option<CompletedIteration<G::Move>> {
+        let iteration = match pool {
+            Some(pool) if self.state.overtaken && !self.state.aborted => pool.deepest(),
+            _ => None,
+        }?;
+        self.state.overtaken = false;
+        self.adopt(&iteration, report);
+        Some(iteration)
+    }
+
+    /// Step 4 of [`Searcher::run`]: an infinite or ponder search that ended by itself
+    /// waits for `stop` (or, pondering, for `ponderhit`).
+    fn wait_while_pondering(&self, limits: &Limits) {
+        if limits.ends_by_itself() {
+            return;
+        }
+        let control = &self.links.control;
+        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Step 5 of [`Searcher::run`]: the result from the deepest iteration completed by
+    /// any thread (or, without one, the best guess), reported as `Finished`.
+    fn finish(
+        &mut self,
+        mut completed: Option<CompletedIteration<G::Move>>,
+        pool: Option<&SharedIterations<G::Move>>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> SearchResult<G::Move> {
         if let Some(deeper) = pool
-            .as_ref()
             .and_then(|pool| pool.deepest())
-            .filter(|d| completed.as_ref().map_or(true, |c| d.depth > c.0))
+            .filter(|d| completed.as_ref().map_or(true, |c| d.depth > c.depth))
         {
             self.adopt(&deeper, report);
-            completed = Some((deeper.depth, deeper.score, deeper.pv));
+            completed = Some(deeper);
         }
         let (depth, score, pv) = match completed {
-            Some(c) => c,
+            Some(c) => (c.depth, c.score, c.pv),
             None => {
-                let guess = self.pv[0].first().copied().unwrap_or(self.root_moves[0]);
+                let guess = self.pv[0]
+                    .first()
+                    .copied()
+                    .unwrap_or(self.state.root_moves[0]);
                 (0, 0, vec![guess])
             }
         };
-        self.published.store(self.nodes, Ordering::Relaxed);
+        self.links
+            .published
+            .store(self.state.nodes, Ordering::Relaxed);
         let result = SearchResult {
             best: pv.first().copied(),
             ponder: pv.get(1).copied(),
             score,
             depth,
             nodes: self.total_nodes(),
-            elapsed: self.started.elapsed(),
+            elapsed: self.state.started.elapsed(),
         };
         report(SearchEvent::Finished(result.clone()));
         result
@@ -394,21 +552,21 @@ impl<G: Game> Searcher<G> {
 
     /// Nodes searched by this searcher in the current (or last) search.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.state.nodes
     }
 
     /// What the searches since the last [`Searcher::reset_stats`] (or `run`) did.
     pub fn stats(&self) -> SearchStats {
         SearchStats {
-            nodes: self.nodes,
-            ..self.stats
+            nodes: self.state.nodes,
+            ..self.state.stats
         }
     }
 
     /// Zeroes the node count and the statistics; a node budget counts from here.
     pub fn reset_stats(&mut self) {
-        self.nodes = 0;
-        self.stats = SearchStats::default();
+        self.state.nodes = 0;
+        self.state.stats = SearchStats::default();
     }
 
     /// One search of `root` exactly `depth` plies deep inside the window `(alpha, beta)`,
@@ -426,13 +584,13 @@ impl<G: Game> Searcher<G> {
         node_limit: Option<u64>,
     ) -> Option<Score> {
         // Step 1. Per-search state: no clock, the given budget.
-        self.node_limit = node_limit;
-        self.deadlines = None;
-        self.aborted = false;
-        self.control = Arc::new(SearchControl::default());
-        self.pruning = root.pruning();
-        self.root_from = 0;
-        self.tt.new_search();
+        self.state.node_limit = node_limit;
+        self.state.deadlines = None;
+        self.state.aborted = false;
+        self.links.control = Arc::new(SearchControl::default());
+        self.state.pruning = root.pruning();
+        self.state.root_from = 0;
+        self.links.tt.new_search();
 
         // Step 2. A finished game is its own value; otherwise the root moves, ordered by
         // the game's hints only when ordering is on.
@@ -440,14 +598,14 @@ impl<G: Game> Searcher<G> {
             if !self.enter_node() {
                 return None;
             }
-            self.stats.leaves += 1;
+            self.state.stats.leaves += 1;
             return Some(outcome_score(outcome, 0));
         }
-        self.root_moves.clear();
-        root.generate_moves(&mut self.root_moves);
+        self.state.root_moves.clear();
+        root.generate_moves(&mut self.state.root_moves);
         if self.settings.features.ordering {
             let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
-            self.root_moves.sort_by_key(by_hint);
+            self.state.root_moves.sort_by_key(by_hint);
         }
 
         // Step 3. The search itself.
@@ -472,9 +630,9 @@ impl<G: Game> Searcher<G> {
         if let Some(offset) = iteration
             .pv
             .first()
-            .and_then(|best| self.root_moves.iter().position(|m| m == best))
+            .and_then(|best| self.state.root_moves.iter().position(|m| m == best))
         {
-            self.root_moves.swap(0, offset);
+            self.state.root_moves.swap(0, offset);
         }
         report(SearchEvent::Iteration(SearchInfo {
             depth: iteration.depth,
@@ -482,8 +640,8 @@ impl<G: Game> Searcher<G> {
             multipv: 1,
             score: iteration.score,
             nodes: self.total_nodes(),
-            elapsed: self.started.elapsed(),
-            hashfull: self.tt.hashfull(),
+            elapsed: self.state.started.elapsed(),
+            hashfull: self.links.tt.hashfull(),
             pv: iteration.pv.clone(),
         }));
     }
@@ -504,8 +662,8 @@ impl<G: Game> Searcher<G> {
             multipv: 1,
             score,
             nodes: 0,
-            elapsed: self.started.elapsed(),
-            hashfull: self.tt.hashfull(),
+            elapsed: self.state.started.elapsed(),
+            hashfull: self.links.tt.hashfull(),
             pv: Vec::new(),
         }));
         let result = SearchResult {
@@ -514,7 +672,7 @@ impl<G: Game> Searcher<G> {
             score,
             depth: 0,
             nodes: 0,
-            elapsed: self.started.elapsed(),
+            elapsed: self.state.started.elapsed(),
         };
         report(SearchEvent::Finished(result.clone()));
         result
@@ -534,17 +692,19 @@ impl<G: Game> Searcher<G> {
                 return true;
             }
         }
-        if limits.infinite || self.control.is_pondering() {
+        if limits.infinite || self.links.control.is_pondering() {
             return false;
         }
         // A full-width search that reached every game end has the exact value; so has a
         // proven win or loss when nothing is pruned.
         let to_the_end = root.remaining_plies_bound().is_some_and(|r| depth >= r);
-        if self.pruning.is_exact() && (to_the_end || scores.iter().all(|&s| is_mate(s))) {
+        if self.state.pruning.is_exact() && (to_the_end || scores.iter().all(|&s| is_mate(s))) {
             return true;
         }
-        if let Some(deadlines) = self.deadlines {
-            if !self.control.is_pondering() && self.control.clock_elapsed() >= deadlines.soft {
+        if let Some(deadlines) = self.state.deadlines {
+            if !self.links.control.is_pondering()
+                && self.links.control.clock_elapsed() >= deadlines.soft
+            {
                 return true;
             }
         }
@@ -583,31 +743,40 @@ impl<G: Game> Searcher<G> {
 
     /// Counts a node and checks the limits; `false` means abort.
     fn enter_node(&mut self) -> bool {
-        if self.aborted || self.overtaken {
+        if self.state.aborted || self.state.overtaken {
             return false;
         }
-        if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
-            self.aborted = true;
+        if self
+            .state
+            .node_limit
+            .is_some_and(|limit| self.state.nodes >= limit)
+        {
+            self.state.aborted = true;
             return false;
         }
-        self.nodes += 1;
-        if self.nodes % CHECK_INTERVAL == 0 {
-            self.published.store(self.nodes, Ordering::Relaxed);
-            if self.control.is_stopped() {
-                self.aborted = true;
+        self.state.nodes += 1;
+        if self.state.nodes % CHECK_INTERVAL == 0 {
+            self.links
+                .published
+                .store(self.state.nodes, Ordering::Relaxed);
+            if self.links.control.is_stopped() {
+                self.state.aborted = true;
                 return false;
             }
             if self
+                .links
                 .pool
                 .as_ref()
-                .is_some_and(|pool| pool.depth() >= self.iteration_depth)
+                .is_some_and(|pool| pool.depth() >= self.state.iteration_depth)
             {
-                self.overtaken = true;
+                self.state.overtaken = true;
                 return false;
             }
-            if let Some(deadlines) = self.deadlines {
-                if !self.control.is_pondering() && self.control.clock_elapsed() >= deadlines.hard {
-                    self.aborted = true;
+            if let Some(deadlines) = self.state.deadlines {
+                if !self.links.control.is_pondering()
+                    && self.links.control.clock_elapsed() >= deadlines.hard
+                {
+                    self.state.aborted = true;
                     return false;
                 }
             }
@@ -617,7 +786,7 @@ impl<G: Game> Searcher<G> {
 
     /// Whether a table entry searched to `entry_depth` may stand for a search to `depth`.
     fn entry_is_deep_enough(&self, game: &G, entry_depth: i32, depth: i32) -> bool {
-        if !self.pruning.is_exact() {
+        if !self.state.pruning.is_exact() {
             return entry_depth >= depth;
         }
         if entry_depth == depth {
@@ -632,10 +801,10 @@ impl<G: Game> Searcher<G> {
     fn negamax(
         &mut self,
         game: &mut G,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
-        mut alpha: Score,
-        mut beta: Score,
+        alpha: Score,
+        beta: Score,
         pv_node: bool,
     ) -> Option<Score> {
         // Step 1. Count the node, check limits.
@@ -643,75 +812,141 @@ impl<G: Game> Searcher<G> {
         if !self.enter_node() {
             return None;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.state.seldepth = self.state.seldepth.max(ply);
 
         // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
-        if ply > 0 {
-            if let Some(outcome) = game.outcome() {
-                self.stats.leaves += 1;
-                return Some(outcome_score(outcome, ply));
-            }
-            if game.is_search_draw() {
-                self.stats.leaves += 1;
-                return Some(DRAW);
-            }
-            if ply >= MAX_PLY - 1 {
-                self.stats.leaves += 1;
-                return Some(game.evaluate());
-            }
-            if !self.settings.features.alpha_beta {
-                // Plain minimax: no window to narrow.
-            } else {
-                alpha = alpha.max(-MATE + ply as Score);
-                beta = beta.min(MATE - ply as Score - 1);
-                if alpha >= beta {
-                    return Some(alpha);
-                }
-            }
-        }
+        let (alpha, beta) = match self.terminal_or_window(game, ply, alpha, beta) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(window) => window,
+        };
         let in_check = game.in_check();
-        if in_check && self.pruning.check_extensions {
-            depth += 1;
-        }
+        let depth = depth + i32::from(in_check && self.state.pruning.check_extensions);
 
         // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
         if depth <= 0 {
-            if !self.pruning.quiescence {
-                self.stats.leaves += 1;
-            }
-            return if self.pruning.quiescence {
-                self.quiescence(game, ply, alpha, beta)
-            } else {
-                Some(game.evaluate())
-            };
+            return self.horizon(game, ply, alpha, beta);
         }
+        let node = Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            pv_node,
+            in_check,
+        };
 
         // Step 4. Transposition table: a move to try first, maybe a cut-off.
         let key = game.hash();
-        let use_tt = self.settings.features.transposition;
-        let hit = if use_tt {
-            self.tt.probe(key, ply)
-        } else {
-            None
+        let tt_move = match self.probe_table(game, key, &node) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(tt_move) => tt_move,
         };
-        let tt_move = hit.filter(|h| h.has_move).map(|h| h.move_code);
-        if let Some(hit) = hit {
-            if !pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), depth) {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    self.stats.tt_cutoffs += 1;
-                    return Some(hit.score);
-                }
-            }
-        }
 
         // Step 5. Static evaluation, and whether it improved on our previous move.
-        let uses_static_eval =
-            self.pruning.null_move || self.pruning.reverse_futility || self.pruning.futility;
+        let (static_eval, improving) = self.static_evaluation(game, ply, in_check);
+
+        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
+        // likely to bring the score back below it.
+        if let Some(score) = self.reverse_futility(&node, static_eval, improving) {
+            return Some(score);
+        }
+
+        // Step 7. Null move pruning, where the game allows it.
+        if let Some(score) = self.null_move(game, &node, static_eval)? {
+            return Some(score);
+        }
+
+        // Step 8. Generate and order the moves; without any the game is over.
+        let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
+            self.state.stats.leaves += 1;
+            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+        };
+
+        // Step 9. Search the moves.
+        let (best_score, best_move) =
+            self.search_moves(game, &node, &mut picker, static_eval, improving)?;
+
+        // Step 10. Store the result.
+        self.store(key, &node, best_score, best_move);
+        Some(best_score)
+    }
+
+    /// Step 2 of [`Searcher::negamax`], below the root: the score of a finished game, a
+    /// rule draw or the ply ceiling, or of a window that mate distance pruning closed
+    /// (`Break`); otherwise the window narrowed to the mates still possible (`Continue`).
+    fn terminal_or_window(
+        &mut self,
+        game: &G,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> ControlFlow<Score, (Score, Score)> {
+        if ply == 0 {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        if let Some(outcome) = game.outcome() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(outcome_score(outcome, ply));
+        }
+        if game.is_search_draw() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(game.evaluate());
+        }
+        if !self.settings.features.alpha_beta {
+            // Plain minimax: no window to narrow.
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let alpha = alpha.max(-MATE + ply as Score);
+        let beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return ControlFlow::Break(alpha);
+        }
+        ControlFlow::Continue((alpha, beta))
+    }
+
+    /// Step 3 of [`Searcher::negamax`]: the value at the horizon.
+    fn horizon(&mut self, game: &mut G, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+        if self.state.pruning.quiescence {
+            self.quiescence(game, ply, alpha, beta)
+        } else {
+            self.state.stats.leaves += 1;
+            Some(game.evaluate())
+        }
+    }
+
+    /// Step 4 of [`Searcher::negamax`]: the entry's score when it may stand for this
+    /// node's search, away from the principal variation (`Break`); otherwise the entry's
+    /// move to try first, if any (`Continue`).
+    fn probe_table(&mut self, game: &G, key: u64, node: &Node) -> ControlFlow<Score, Option<u16>> {
+        if !self.settings.features.transposition {
+            return ControlFlow::Continue(None);
+        }
+        let Some(hit) = self.links.tt.probe(key, node.ply) else {
+            return ControlFlow::Continue(None);
+        };
+        if !node.pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth) {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= node.beta,
+                Bound::Upper => hit.score <= node.alpha,
+            };
+            if cut {
+                self.state.stats.tt_cutoffs += 1;
+                return ControlFlow::Break(hit.score);
+            }
+        }
+        ControlFlow::Continue(hit.has_move.then_some(hit.move_code))
+    }
+
+    /// Step 5 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
+    /// check), recorded for this ply, and whether it is better than two plies before.
+    fn static_evaluation(&mut self, game: &G, ply: usize, in_check: bool) -> (Option<Score>, bool) {
+        let pruning = self.state.pruning;
+        let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
         let static_eval = if uses_static_eval && !in_check {
             Some(game.evaluate())
         } else {
@@ -722,78 +957,117 @@ impl<G: Game> Searcher<G> {
             (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
             _ => false,
         };
+        (static_eval, improving)
+    }
 
-        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
-        // likely to bring the score back below it.
-        if let Some(eval) = static_eval {
-            let margin = REVERSE_FUTILITY_MARGIN * (depth - Score::from(improving));
-            if self.pruning.reverse_futility
-                && !pv_node
-                && ply > 0
-                && depth <= REVERSE_FUTILITY_DEPTH
-                && beta.abs() < MATE_BOUND
-                && eval - margin >= beta
-            {
-                return Some(eval);
-            }
-        }
+    /// Step 6 of [`Searcher::negamax`]: the static evaluation, when it is so far above beta
+    /// that no quiet line is likely to bring the score back below it.
+    fn reverse_futility(
+        &self,
+        node: &Node,
+        static_eval: Option<Score>,
+        improving: bool,
+    ) -> Option<Score> {
+        let eval = static_eval?;
+        let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(improving));
+        let prunes = self.state.pruning.reverse_futility
+            && !node.pv_node
+            && node.ply > 0
+            && node.depth <= REVERSE_FUTILITY_DEPTH
+            && node.beta.abs() < MATE_BOUND
+            && eval - margin >= node.beta;
+        prunes.then_some(eval)
+    }
 
-        // Step 7. Null move pruning, where the game allows it.
-        if self.pruning.null_move
-            && !pv_node
-            && ply > 0
-            && depth >= 3
+    /// Step 7 of [`Searcher::negamax`]: passes the move, where the game allows it, and
+    /// searches the rest reduced with a null window at beta. `Some(Some(score))`: the
+    /// position is good enough to cut; `Some(None)`: search it; `None`: aborted.
+    fn null_move(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        static_eval: Option<Score>,
+    ) -> Option<Option<Score>> {
+        let beta = node.beta;
+        let tries = self.state.pruning.null_move
+            && !node.pv_node
+            && node.ply > 0
+            && node.depth >= 3
             && game.null_move_allowed()
             && beta.abs() < MATE_BOUND
-            && static_eval.is_some_and(|eval| eval >= beta)
-        {
-            let reduction = 3 + depth / 4;
-            game.make_null();
-            let result = self.negamax(
-                game,
-                depth - 1 - reduction,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-            );
-            game.unmake_null();
-            let score = -result?;
-            if score >= beta {
-                return Some(if is_mate(score) { beta } else { score });
-            }
+            && static_eval.is_some_and(|eval| eval >= beta);
+        if !tries {
+            return Some(None);
         }
+        let reduction = 3 + node.depth / 4;
+        game.make_null();
+        let result = self.negamax(
+            game,
+            node.depth - 1 - reduction,
+            node.ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+        );
+        game.unmake_null();
+        let score = -result?;
+        Some((score >= beta).then_some(if is_mate(score) { beta } else { score }))
+    }
 
-        // Step 8. Generate and order the moves.
+    /// Step 8 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
+    /// better MultiPV line), handed out best first as far as ordering is on; `None` when
+    /// there is none.
+    fn move_picker(
+        &self,
+        game: &G,
+        ply: usize,
+        tt_move: Option<u16>,
+    ) -> Option<MovePicker<G::Move>> {
         let mut moves = MoveList::new();
         if ply == 0 {
-            moves.extend(self.root_moves[self.root_from..].iter().copied());
+            moves.extend(
+                self.state.root_moves[self.state.root_from..]
+                    .iter()
+                    .copied(),
+            );
         } else {
             game.generate_moves(&mut moves);
         }
         if moves.is_empty() {
-            self.stats.leaves += 1;
-            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+            return None;
         }
         let features = self.settings.features;
-        let mut picker = if features.ordering && features.learnt_ordering {
+        Some(if features.ordering && features.learnt_ordering {
             MovePicker::new(game, moves, tt_move, &self.tables, ply)
         } else if features.ordering {
             MovePicker::with_hints(game, moves, tt_move)
         } else {
             MovePicker::in_order(moves)
-        };
+        })
+    }
 
-        // Step 9. Search the moves: the first with the full window, the rest with a null
-        // window (reduced late quiet moves where allowed), re-searched when they beat alpha.
-        let original_alpha = alpha;
+    /// Step 9 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the
+    /// full window, the rest with a null window (reduced late quiet moves where allowed),
+    /// re-searched when they beat alpha; futility and late move pruning skip quiet moves.
+    /// Returns the best score and the last move that raised alpha; `None` when aborted.
+    fn search_moves(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        picker: &mut MovePicker<G::Move>,
+        static_eval: Option<Score>,
+        improving: bool,
+    ) -> Option<(Score, Option<G::Move>)> {
+        let (depth, ply, beta) = (node.depth, node.ply, node.beta);
+        let mut alpha = node.alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
         let mut quiets_seen = 0;
         // Futility and late move pruning skip quiet moves that do not give check, once a
         // move has kept us from being mated.
-        let prune_quiets = self.pruning.futility && !pv_node && ply > 0 && !in_check;
+        let prune_quiets =
+            self.state.pruning.futility && !node.pv_node && ply > 0 && !node.in_check;
         let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
         let futile = static_eval.is_some_and(|eval| {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
@@ -813,17 +1087,7 @@ impl<G: Game> Searcher<G> {
                 game.unmake_move(mv);
                 continue;
             }
-            let score = self.search_move(
-                game,
-                depth,
-                ply,
-                alpha,
-                beta,
-                pv_node,
-                move_number,
-                quiet,
-                in_check,
-            );
+            let score = self.search_move(game, node, alpha, move_number, quiet);
             game.unmake_move(mv);
             let score = score?;
 
@@ -833,13 +1097,13 @@ impl<G: Game> Searcher<G> {
             if score > alpha {
                 best_move = Some(mv);
                 alpha = score;
-                if pv_node {
+                if node.pv_node {
                     self.update_pv(ply, mv);
                 }
                 if alpha >= beta && self.settings.features.alpha_beta {
-                    self.stats.cutoffs += 1;
+                    self.state.stats.cutoffs += 1;
                     if move_number == 1 {
-                        self.stats.first_move_cutoffs += 1;
+                        self.state.stats.first_move_cutoffs += 1;
                     }
                     if quiet {
                         self.reward_quiet(game, ply, depth, mv, &quiets_tried);
@@ -851,49 +1115,50 @@ impl<G: Game> Searcher<G> {
                 quiets_tried.push(mv);
             }
         }
+        Some((best_score, best_move))
+    }
 
-        // Step 10. Store the result.
-        let bound = if best_score >= beta {
+    /// Step 10 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
+    /// the window the node was searched with.
+    fn store(&mut self, key: u64, node: &Node, best_score: Score, best_move: Option<G::Move>) {
+        if node.ply == 0 && self.state.root_from > 0 {
+            // A root searched without its best moves has no value of its own.
+            return;
+        }
+        if !self.settings.features.transposition {
+            return;
+        }
+        let bound = if best_score >= node.beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if best_score > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        if ply == 0 && self.root_from > 0 {
-            // A root searched without its best moves has no value of its own.
-            return Some(best_score);
-        }
-        if !use_tt {
-            return Some(best_score);
-        }
-        let stored_depth = depth.clamp(0, u8::MAX as i32) as u8;
-        self.tt.store(
+        let stored_depth = node.depth.clamp(0, u8::MAX as i32) as u8;
+        self.links.tt.store(
             key,
-            ply,
+            node.ply,
             best_move.map(G::encode_move),
             best_score,
             stored_depth,
             bound,
         );
-        Some(best_score)
     }
 
-    /// Searches one child (the move is already made) with PVS and optional reductions.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches one child of `node` (the move is already made, `move_number` of the node's
+    /// moves, `quiet` or not) with PVS and optional reductions, `alpha` being the node's
+    /// alpha so far.
     fn search_move(
         &mut self,
         game: &mut G,
-        depth: i32,
-        ply: usize,
+        node: &Node,
         alpha: Score,
-        beta: Score,
-        pv_node: bool,
         move_number: usize,
         quiet: bool,
-        in_check: bool,
     ) -> Option<Score> {
-        let child = ply + 1;
+        let (depth, beta, pv_node) = (node.depth, node.beta, node.pv_node);
+        let child = node.ply + 1;
         let features = self.settings.features;
         if !features.alpha_beta {
             return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, pv_node)?);
@@ -901,9 +1166,9 @@ impl<G: Game> Searcher<G> {
         if move_number == 1 || !features.pvs {
             return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, pv_node)?);
         }
-        let reduction = if self.pruning.late_move_reductions
+        let reduction = if self.state.pruning.late_move_reductions
             && quiet
-            && !in_check
+            && !node.in_check
             && depth >= 3
             && move_number > 3
             && !game.in_check()
@@ -942,7 +1207,7 @@ impl<G: Game> Searcher<G> {
         if !self.enter_node() {
             return None;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.state.seldepth = self.state.seldepth.max(ply);
         if let Some(outcome) = game.outcome() {
             return Some(outcome_score(outcome, ply));
         }

@@ -1,12 +1,12 @@
 //! `bench`: a fixed-depth search of fixed positions of every game, one thread, fresh tables
 //! per position. The node count is the signature of the search's behaviour; the speed is
-//! reported as nodes per second.
+//! reported as nodes per second. The searches go through the [`ThreadPool`], blocking and
+//! silent.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::games::{self, GameVisitor, Registered};
-use crate::search::{Game, Limits, SearchControl, Searcher, TranspositionTable};
+use crate::search::{Game, Limits, ThreadPool};
 
 /// One game's share of the bench.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ impl GameVisitor for BenchGame {
     fn visit<G: Game>(self, game: Registered<G>) -> BenchLine {
         let info = game.info;
         let depth = self.depth.unwrap_or(info.bench_depth);
-        let tt = Arc::new(TranspositionTable::new(self.hash_mb));
+        let mut pool = ThreadPool::<G>::new(self.hash_mb);
         let mut nodes = 0;
         let mut elapsed = Duration::ZERO;
         for position in info.bench_positions {
@@ -84,11 +84,10 @@ impl GameVisitor for BenchGame {
                 log::error!("{}: bench position {position:?} is refused", info.name);
                 continue;
             };
-            tt.clear();
-            let mut searcher = Searcher::<G>::new(Arc::clone(&tt));
-            let control = Arc::new(SearchControl::new(Instant::now(), false));
+            // Fresh tables: every position is searched as the first of a game.
+            pool.new_game();
             let started = Instant::now();
-            let result = searcher.run(&root, &Limits::depth(depth), &[], control, &mut |_| {});
+            let result = pool.search(&root, &Limits::depth(depth), &[]);
             elapsed += started.elapsed();
             nodes += result.nodes;
         }

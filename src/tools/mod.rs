@@ -1,10 +1,8 @@
 //! Tools built on the engine: perft, bench and the match runner.
 
 pub mod bench;
-pub mod datagen;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod solve;
 pub mod tree_stats;
-pub mod tune;

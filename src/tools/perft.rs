@@ -1,37 +1,92 @@
-//! Move-generation counting (perft) for any game, with bulk counting at the last ply.
+//! `cutoff perft`: counts the leaves below each root move of a position given on the
+//! command line, with the lines of the protocol's `perft` command. The counting itself is
+//! rules code: [`crate::search::perft`].
 
-use crate::search::{Game, MoveList};
+use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
+use crate::protocol::format::format_perft;
+use crate::search::perft::PerftDivide;
+use crate::search::{Game, GameError};
 
-/// Number of leaf positions exactly `depth` plies from `game`.
-pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    game.generate_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut total = 0;
-    for mv in moves {
-        game.make_move(mv);
-        total += perft(game, depth - 1);
-        game.unmake_move(mv);
-    }
-    total
+/// What `cutoff perft` counts.
+#[derive(Clone, Debug, Default)]
+pub struct PerftOptions {
+    /// Plies to count (0 counts as 1).
+    pub depth: u32,
+    /// Start from this position instead of the start position.
+    pub fen: Option<String>,
+    /// Moves to play first, space-separated, in the game's notation.
+    pub moves: String,
+    /// Chess960 castling notation and FENs.
+    pub chess960: bool,
 }
 
-/// Leaf counts below each root move (in the game's notation), in generation order.
-pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
-    let mut moves = MoveList::new();
-    game.generate_moves(&mut moves);
-    let mut counts = Vec::with_capacity(moves.len());
-    for mv in moves {
-        let name = game.format_move(mv);
-        game.make_move(mv);
-        let count = perft(game, depth.saturating_sub(1));
-        game.unmake_move(mv);
-        counts.push((name, count));
+/// Runs `cutoff perft` for the game `kind`: the output lines, or the error in the position.
+pub fn run_command(kind: GameKind, options: &PerftOptions) -> Result<Vec<String>, String> {
+    let settings = VariantSettings {
+        chess960: options.chess960,
+    };
+    kind.visit(&settings, PerftCommand { options })
+}
+
+/// `cutoff perft` for the visited game.
+struct PerftCommand<'a> {
+    options: &'a PerftOptions,
+}
+
+impl GameVisitor for PerftCommand<'_> {
+    type Output = Result<Vec<String>, String>;
+
+    fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
+        run_for::<G>(&game.variant, self.options)
     }
-    counts
+}
+
+fn run_for<G: Game>(variant: &G::Variant, options: &PerftOptions) -> Result<Vec<String>, String> {
+    let root: G = position(variant, options.fen.as_deref(), &options.moves)?;
+    Ok(format_perft(&PerftDivide::run(&root, options.depth)))
+}
+
+/// The start position or `fen`, then `moves`; errors read as those of `position`.
+fn position<G: Game>(variant: &G::Variant, fen: Option<&str>, moves: &str) -> Result<G, String> {
+    let mut game = match fen {
+        Some(fen) => G::from_fen(variant, fen).map_err(|e| e.to_string())?,
+        None => G::start(variant),
+    };
+    for (index, text) in moves.split_whitespace().enumerate() {
+        let mv = game
+            .parse_move(text)
+            .map_err(|e: GameError| format!("{e} (move {} of the position command)", index + 1))?;
+        game.make_move(mv);
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connect4() -> GameKind {
+        crate::games::find("connect4").unwrap()
+    }
+
+    #[test]
+    fn counts_from_a_position_and_reports_bad_moves() {
+        let options = PerftOptions {
+            depth: 2,
+            moves: "4 4".to_string(),
+            ..PerftOptions::default()
+        };
+        let lines = run_command(connect4(), &options).expect("a legal position");
+        assert_eq!(lines.len(), 7 + 3);
+        assert_eq!(lines[8], "Nodes searched: 49");
+        let bad = PerftOptions {
+            moves: "4 zz".to_string(),
+            ..options
+        };
+        let error = run_command(connect4(), &bad).expect_err("an illegal move");
+        assert!(
+            error.ends_with("(move 2 of the position command)"),
+            "{error}"
+        );
+    }
 }

@@ -10,6 +10,10 @@
 //!
 //! The searches run on the engine's one core ([`Searcher::search_root`]); the solver only
 //! chooses windows and depths and never prints: progress comes out as [`SolveProgress`].
+//! It drives one [`Searcher`] itself rather than the [`ThreadPool`](crate::search::ThreadPool):
+//! it needs single exact searches of the root at a chosen depth and window, with node
+//! counts and a budget that add up across them; the pool's iterative deepening, aspiration
+//! windows and Lazy SMP threads would only hide those behind results it does not want.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -18,7 +22,8 @@ use std::time::{Duration, Instant};
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
 use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
 use crate::search::{
-    ExactSearch, Game, GameError, MoveList, Score, ScoreReport, Searcher, TranspositionTable,
+    ExactSearch, Game, GameError, MoveList, Score, ScoreReport, SearchFeatures, SearchSettings,
+    Searcher, TranspositionTable,
 };
 
 /// Reads a position: a FEN (or the start position) and then moves in the game's notation,
@@ -133,7 +138,13 @@ impl<G: Game> CoreSearch<G> {
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(hash_mb)));
         // Null-window probes to the end: the games' hints order better than killers and
         // history learnt from probes with other windows (half the nodes in Connect Four).
-        searcher.settings.features.learnt_ordering = false;
+        searcher.configure(SearchSettings {
+            features: SearchFeatures {
+                learnt_ordering: false,
+                ..SearchFeatures::ALL
+            },
+            ..SearchSettings::default()
+        });
         CoreSearch { searcher, hash_mb }
     }
 

@@ -5,8 +5,10 @@
 //! [`SearchFeatures`] switched off; plain minimax is the core with all of them off, so it
 //! visits the whole tree (549,946 nodes for tic-tac-toe from the empty board, root
 //! included). Each measurement is one search from a fresh table and fresh ordering tables,
-//! to a fixed depth with the full window. The tool collects numbers; the command line
-//! prints them as a table, CSV or an SVG chart.
+//! to a fixed depth with the full window, on the caller's thread: not through the
+//! [`ThreadPool`](crate::search::ThreadPool), whose iterative deepening and helper threads
+//! would blur the counts. The tool collects numbers; the command line prints them as a
+//! table, CSV or an SVG chart.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -15,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use crate::search::score::INFINITY;
 use crate::search::{
-    Game, MoveList, Score, SearchFeatures, SearchStats, Searcher, TranspositionTable,
+    Game, MoveList, Score, SearchFeatures, SearchSettings, SearchStats, Searcher,
+    TranspositionTable,
 };
 
 use super::solve::{describe, position_from};
@@ -84,7 +87,10 @@ pub fn measure_one<G: Game>(
 ) -> (Score, SearchStats, Duration) {
     let table = if features.transposition { hash_mb } else { 0 };
     let mut searcher = Searcher::<G>::new(Arc::new(TranspositionTable::new(table)));
-    searcher.settings.features = features;
+    searcher.configure(SearchSettings {
+        features,
+        ..SearchSettings::default()
+    });
     let started = Instant::now();
     let score = searcher
         .search_root(root, depth, -INFINITY, INFINITY, None)

@@ -21,6 +21,7 @@ use cozy_chess::{
 
 pub mod eval;
 mod info;
+pub mod training;
 pub mod weights;
 
 pub use info::INFO;
@@ -1231,13 +1232,9 @@ mod tests {
 
     #[test]
     fn search_finds_mate_in_one() {
-        use crate::search::{Limits, SearchControl, Searcher, TranspositionTable};
-        use std::sync::Arc;
+        use crate::search::{Limits, ThreadPool};
         let game = position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        let tt = Arc::new(TranspositionTable::new(1));
-        let mut searcher = Searcher::<Chess>::new(tt);
-        let control = Arc::new(SearchControl::new(Instant::now(), false));
-        let result = searcher.run(&game, &Limits::depth(4), &[], control, &mut |_| {});
+        let result = ThreadPool::<Chess>::new(1).search(&game, &Limits::depth(4), &[]);
         let best = result.best.expect("a move");
         assert_eq!(game.format_move(best), "a1a8");
     }

@@ -488,7 +488,7 @@ mod tests {
         assert_eq!(cells, NUM_WEIGHTS);
         // The committed file is exactly what the writer produces from its values, up to
         // the module note.
-        let committed = include_str!("../games/chess/weights.rs");
+        let committed = include_str!("../weights.rs");
         let body = |s: &str| s[s.find("\nuse ").unwrap_or(0)..].to_string();
         assert_eq!(body(&text), body(committed));
     }

@@ -1,6 +1,6 @@
 //! `datagen`: self-play chess games with the engine's own search at a fixed node count per
 //! move, writing quiet positions labelled with the game result for the evaluation tuner
-//! (`cutoff tune`, [`crate::tools::tune`]).
+//! (`cutoff tune`, [`crate::games::chess::training::tune`]).
 //!
 //! Each game starts from a random line of the opening book followed by a few random legal
 //! plies. Positions are kept when the side to move is not in check, the search's best move
@@ -24,11 +24,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::games::chess::{Chess, ChessVariant};
+use crate::rng::SplitMix;
 use crate::search::score::is_mate;
-use crate::search::{
-    Game, GameResult, Limits, MoveList, Player, SearchControl, Searcher, TranspositionTable,
-};
-use crate::tools::matches::openings::SplitMix;
+use crate::search::{Game, GameResult, Limits, MoveList, Player, ThreadPool};
 
 /// A score (centipawns, side to move's view) that adjudicates the game when held long enough.
 pub const WIN_SCORE: i32 = 1_500;
@@ -109,12 +107,13 @@ fn win_for(player: Player) -> f64 {
 }
 
 /// Plays game number `index` of a run from its own seed: book line, random plies, then
-/// the engine against itself at `options.nodes` per move.
+/// the engine against itself at `options.nodes` per move, searching with `pool` (whose
+/// tables are cleared first).
 pub fn play_game(
     index: usize,
     book: &[Vec<String>],
     options: &DatagenOptions,
-    tt: &Arc<TranspositionTable>,
+    pool: &mut ThreadPool<Chess>,
 ) -> GameRecord {
     let mut rng = SplitMix::new(
         options
@@ -148,8 +147,7 @@ pub fn play_game(
     };
 
     // Step 2. Self-play.
-    tt.clear();
-    let mut searcher = Searcher::<Chess>::new(Arc::clone(tt));
+    pool.new_game();
     let limits = Limits::nodes(options.nodes.max(1));
     let mut positions = Vec::new();
     let mut streak: (Option<Player>, usize) = (None, 0);
@@ -162,8 +160,7 @@ pub fn play_game(
         if plies >= MAX_PLIES {
             break 0.5;
         }
-        let control = Arc::new(SearchControl::new(Instant::now(), false));
-        let search = searcher.run(&game, &limits, &[], control, &mut |_| {});
+        let search = pool.search(&game, &limits, &[]);
         let Some(best) = search.best else {
             break 0.5;
         };
@@ -250,13 +247,13 @@ pub fn run(
             let sender = sender.clone();
             let next = Arc::clone(&next);
             scope.spawn(move || {
-                let tt = Arc::new(TranspositionTable::new(options.hash_mb.clamp(1, 1024)));
+                let mut pool = ThreadPool::<Chess>::new(options.hash_mb.clamp(1, 1024));
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= options.games {
                         break;
                     }
-                    let record = play_game(index, book, options, &tt);
+                    let record = play_game(index, book, options, &mut pool);
                     if sender.send((index, record)).is_err() {
                         break;
                     }

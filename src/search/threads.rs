@@ -1,0 +1,378 @@
+//! The search's threads: [`ThreadPool`] is the facade every caller searches through (the
+//! protocol session, bench, datagen, the tests). It owns the [`Searcher`]s of the main
+//! thread and the helpers and the transposition table they share, and it is where search
+//! threads start:
+//!
+//! - [`ThreadPool::start`] spawns the main search thread and returns at once; the search
+//!   reports through an event sink and is ended by [`ThreadPool::stop`] (or ends by itself,
+//!   see [`ThreadPool::wait`]).
+//! - [`ThreadPool::search`] runs the main search on the calling thread and returns its
+//!   result: for tools that just want a move.
+//! - Either way the main search spreads over the helpers with Lazy SMP
+//!   (`search_all_threads`): scoped helper threads search the same root into the shared
+//!   table until the main search ends.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::events::{SearchEvent, SearchResult};
+use super::game::Game;
+use super::limits::Limits;
+use super::pool::SharedIterations;
+use super::searcher::{SearchControl, SearchSettings, Searcher};
+use super::tt::TranspositionTable;
+
+/// Stack size of search threads: the recursion keeps move lists on the stack.
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Why a search did not start.
+#[derive(Debug, Error)]
+pub enum StartError {
+    /// A search is running and has not sent its result yet.
+    #[error("a search is already running: send 'stop' first")]
+    AlreadySearching,
+    /// The operating system refused a thread.
+    #[error("cannot start the search thread: {0}")]
+    Spawn(#[from] std::io::Error),
+}
+
+/// A transposition table of the requested size could not be allocated; the pool keeps a
+/// table of the previous size.
+#[derive(Debug, Error)]
+#[error("cannot allocate {requested} MiB for Hash; keeping {kept} MiB")]
+pub struct HashError {
+    /// The size asked for, in MiB.
+    pub requested: usize,
+    /// The size of the table kept, in MiB.
+    pub kept: usize,
+}
+
+/// The searchers of all threads: the main one reports, the helpers share its table.
+struct Searchers<G: Game> {
+    main: Searcher<G>,
+    helpers: Vec<Searcher<G>>,
+}
+
+/// A search started by [`ThreadPool::start`]: its switches, whether it has reported its
+/// result, and its thread, which hands the searchers back when it ends.
+struct RunningSearch<G: Game> {
+    control: Arc<SearchControl>,
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<Searchers<G>>,
+}
+
+/// The searchers of N threads (one main thread, N - 1 helpers) and their shared table,
+/// with the settings of the next search. At most one search runs at a time.
+pub struct ThreadPool<G: Game> {
+    tt: Arc<TranspositionTable>,
+    /// The idle searchers; `None` while a started search has them.
+    searchers: Option<Searchers<G>>,
+    running: Option<RunningSearch<G>>,
+    threads: usize,
+    multipv: usize,
+    move_overhead: Duration,
+}
+
+impl<G: Game> ThreadPool<G> {
+    /// One thread, one line, 10 ms move overhead, and a table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> ThreadPool<G> {
+        let tt = Arc::new(TranspositionTable::new(hash_mb));
+        ThreadPool {
+            searchers: Some(Searchers {
+                main: Searcher::new(Arc::clone(&tt)),
+                helpers: Vec::new(),
+            }),
+            tt,
+            running: None,
+            threads: 1,
+            multipv: 1,
+            move_overhead: SearchSettings::default().move_overhead,
+        }
+    }
+
+    /// Starts searching `root` within `limits` on all threads and returns at once. The
+    /// search's events go to `sink`, on the search thread; `Finished` comes exactly once,
+    /// last. `searchmoves`, when not empty, restricts the root moves; `clock_origin` is
+    /// when the clock of `limits` started (when `go` arrived).
+    pub fn start(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        searchmoves: &[G::Move],
+        clock_origin: Instant,
+        mut sink: impl FnMut(SearchEvent<G::Move>) + Send + 'static,
+    ) -> Result<(), StartError> {
+        if self.is_searching() {
+            return Err(StartError::AlreadySearching);
+        }
+        self.wait();
+        let mut searchers = self.idle_searchers();
+        let control = Arc::new(SearchControl::new(clock_origin, limits.ponder));
+        let done = Arc::new(AtomicBool::new(false));
+        let (root, limits, searchmoves) = (root.clone(), limits.clone(), searchmoves.to_vec());
+        let thread_control = Arc::clone(&control);
+        let thread_done = Arc::clone(&done);
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut report = |event: SearchEvent<G::Move>| {
+                    if matches!(event, SearchEvent::Finished(_)) {
+                        // No longer searching once the result is out: the next `go` may
+                        // come as soon as it is read.
+                        thread_done.store(true, Ordering::SeqCst);
+                    }
+                    sink(event);
+                };
+                search_all_threads(
+                    &mut searchers,
+                    &root,
+                    &limits,
+                    &searchmoves,
+                    thread_control,
+                    &mut report,
+                );
+                searchers
+            })?;
+        self.running = Some(RunningSearch {
+            control,
+            done,
+            handle,
+        });
+        Ok(())
+    }
+
+    /// Searches `root` within `limits` on all threads, the main search on the calling
+    /// thread, and returns the result; no events. Nothing can stop it, so `infinite` and
+    /// `ponder` are ignored: it ends at its other limits (without any, at the deepest
+    /// depth). Stops a started search first.
+    pub fn search(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        searchmoves: &[G::Move],
+    ) -> SearchResult<G::Move> {
+        self.stop();
+        let mut searchers = self.idle_searchers();
+        let limits = Limits {
+            infinite: false,
+            ponder: false,
+            ..limits.clone()
+        };
+        let control = Arc::new(SearchControl::new(Instant::now(), false));
+        let result = search_all_threads(
+            &mut searchers,
+            root,
+            &limits,
+            searchmoves,
+            control,
+            &mut |_| {},
+        );
+        self.searchers = Some(searchers);
+        result
+    }
+
+    /// Whether a started search is still running (one that has reported `Finished` is not).
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.done.load(Ordering::SeqCst))
+    }
+
+    /// Waits for a started search to end by itself (an infinite or ponder search does not:
+    /// [`ThreadPool::stop`] it) and takes its searchers back.
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searchers) => self.searchers = Some(searchers),
+                Err(_) => {
+                    log::error!("search thread panicked; starting fresh searchers");
+                    self.searchers = Some(self.fresh_searchers());
+                }
+            }
+        }
+    }
+
+    /// Stops the started search, if any, and waits until it has reported its result.
+    pub fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.wait();
+    }
+
+    /// The opponent played the pondered move: the started search's clock starts now.
+    pub fn ponderhit(&self) {
+        if let Some(running) = &self.running {
+            running.control.ponderhit();
+        }
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sets the number of search threads (at least one); stops a started search.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.stop();
+        self.threads = threads.max(1);
+        if let Some(searchers) = self.searchers.as_mut() {
+            let tt = &self.tt;
+            searchers
+                .helpers
+                .resize_with(self.threads - 1, || Searcher::new(Arc::clone(tt)));
+        }
+    }
+
+    /// Sets the number of best lines searched and reported (MultiPV) from the next search.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    /// Sets the time kept in reserve per move from the next search.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+    }
+
+    /// Replaces the table by one of `megabytes` MiB; on failure a table of the previous
+    /// size (emptied) stays. Stops a started search.
+    pub fn resize_hash(&mut self, megabytes: usize) -> Result<(), HashError> {
+        self.stop();
+        let previous_mb = (self.tt.bucket_count() * 64).div_ceil(1024 * 1024).max(1);
+        // Free the old table first so that its memory can be reused.
+        self.set_table(TranspositionTable::new(1));
+        match TranspositionTable::try_new(megabytes) {
+            Some(table) => {
+                self.set_table(table);
+                Ok(())
+            }
+            None => {
+                self.set_table(TranspositionTable::new(previous_mb));
+                Err(HashError {
+                    requested: megabytes,
+                    kept: previous_mb,
+                })
+            }
+        }
+    }
+
+    /// Empties the table. Stops a started search.
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        self.tt.clear();
+    }
+
+    /// Forgets the game: empties the table and every thread's ordering tables. Stops a
+    /// started search.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt.clear();
+        self.for_each_searcher(|searcher| searcher.clear());
+    }
+
+    /// Gives every searcher `table`.
+    fn set_table(&mut self, table: TranspositionTable) {
+        self.tt = Arc::new(table);
+        let tt = Arc::clone(&self.tt);
+        self.for_each_searcher(|searcher| searcher.set_table(Arc::clone(&tt)));
+    }
+
+    /// Applies a closure to every idle searcher (main and helpers).
+    fn for_each_searcher(&mut self, mut apply: impl FnMut(&mut Searcher<G>)) {
+        if let Some(searchers) = self.searchers.as_mut() {
+            apply(&mut searchers.main);
+            searchers.helpers.iter_mut().for_each(apply);
+        }
+    }
+
+    /// New searchers for every thread (after a search thread was lost).
+    fn fresh_searchers(&self) -> Searchers<G> {
+        Searchers {
+            main: Searcher::new(Arc::clone(&self.tt)),
+            helpers: (1..self.threads)
+                .map(|_| Searcher::new(Arc::clone(&self.tt)))
+                .collect(),
+        }
+    }
+
+    /// The idle searchers, the main one configured for the next search. The pool is left
+    /// without searchers until they are handed back.
+    fn idle_searchers(&mut self) -> Searchers<G> {
+        let mut searchers = self
+            .searchers
+            .take()
+            .unwrap_or_else(|| self.fresh_searchers());
+        searchers.main.configure(SearchSettings {
+            move_overhead: self.move_overhead,
+            multipv: self.multipv,
+            ..SearchSettings::default()
+        });
+        searchers
+    }
+}
+
+impl<G: Game> Drop for ThreadPool<G> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Runs one search on all threads (Lazy SMP): helpers search the same root into the shared
+/// table (odd helpers start, and stay, one depth ahead so the threads diverge) until the
+/// main searcher, which alone reports, has finished. Completed iterations are shared: a
+/// thread overtaken at its depth moves on, and the best move comes from the deepest one.
+/// Returns the main searcher's result.
+fn search_all_threads<G: Game>(
+    searchers: &mut Searchers<G>,
+    root: &G,
+    limits: &Limits,
+    searchmoves: &[G::Move],
+    control: Arc<SearchControl>,
+    report: &mut dyn FnMut(SearchEvent<G::Move>),
+) -> SearchResult<G::Move> {
+    let Searchers { main, helpers } = searchers;
+    if helpers.is_empty() {
+        main.link(control, None, Vec::new());
+        return main.run(root, limits, searchmoves, report);
+    }
+    let pool = Arc::new(SharedIterations::default());
+    let peers = helpers.iter().map(|h| h.node_counter()).collect();
+    main.link(control, Some(Arc::clone(&pool)), peers);
+    let helper_control = Arc::new(SearchControl::new(Instant::now(), false));
+    let helper_limits = Limits {
+        infinite: true,
+        depth: limits.depth,
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        for (index, helper) in helpers.iter_mut().enumerate() {
+            helper.configure(SearchSettings {
+                start_depth: 1 + (index as u32 + 1) % 2,
+                ..SearchSettings::default()
+            });
+            helper.link(
+                Arc::clone(&helper_control),
+                Some(Arc::clone(&pool)),
+                Vec::new(),
+            );
+            let helper_limits = &helper_limits;
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper-{}", index + 1))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    helper.run(root, helper_limits, searchmoves, &mut |_| {});
+                });
+            if let Err(e) = spawned {
+                log::error!("cannot start helper thread {}: {e}", index + 1);
+            }
+        }
+        let result = main.run(root, limits, searchmoves, report);
+        helper_control.stop();
+        result
+    })
+}

@@ -360,6 +360,9 @@ fn search_all_threads<G: Game>(
                 Some(Arc::clone(&pool)),
                 Vec::new(),
             );
+            // Zeroed before the main thread starts reading it: the first `info nodes` of
+            // a search must not count the previous search's helper nodes.
+            helper.node_counter().store(0, Ordering::Relaxed);
             let helper_limits = &helper_limits;
             let spawned = std::thread::Builder::new()
                 .name(format!("helper-{}", index + 1))

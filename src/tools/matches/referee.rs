@@ -521,7 +521,7 @@ pub fn ask_engine(
         let reason = "sent 'bestmove' without a move".to_string();
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     };
-    if text == "(none)" || text == "0000" {
+    if text == "(none)" {
         let reason = format!("sent 'bestmove {text}' in a position with legal moves");
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     }
@@ -727,9 +727,16 @@ pub fn play_game<G: Game>(
             }
         };
 
-        // Step 3. Check the move with our own rules.
+        // Step 3. Check the move with our own rules. `0000` is UCI's null move, malformed
+        // unless the game plays it (the Ataxx pass).
         let mv = match position.parse_move(&text) {
             Ok(mv) => mv,
+            Err(_) if text == "0000" => {
+                let reason = "sent 'bestmove 0000' in a position with legal moves".to_string();
+                let termination = Termination::MalformedBestmove;
+                forfeit(&mut record, &*sides[index], index, termination, reason);
+                return Ok(record);
+            }
             Err(e) => {
                 let reason = format!("played {e} in {}", position.to_fen());
                 let termination = Termination::IllegalMove;
@@ -781,6 +788,7 @@ pub fn play_game<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ataxx::Ataxx;
     use crate::games::connect4::Connect4;
 
     #[test]
@@ -867,6 +875,25 @@ mod tests {
         let record = play_game(&(), &Opening::default(), sides, &settings, &|| false).unwrap();
         assert_eq!(record.result, Some(GameResult::SecondWins));
         assert_eq!(record.termination, Termination::IllegalMove);
+    }
+
+    #[test]
+    fn a_pass_is_a_move_only_where_the_game_has_one() {
+        // x is walled in by o: its `0000` is the Ataxx pass; o's `0000` with moves at hand
+        // is UCI's null move, malformed.
+        let opening = Opening {
+            fen: Some("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1".into()),
+            moves: Vec::new(),
+        };
+        let mut first = Scripted(vec![mv("0000")]);
+        let mut second = Scripted(vec![mv("0000")]);
+        let sides: [&mut dyn Side<Ataxx>; 2] = [&mut first, &mut second];
+        let settings = RefereeSettings::default();
+        let record = play_game(&(), &opening, sides, &settings, &|| false).unwrap();
+        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["0000"]);
+        assert_eq!(record.result, Some(GameResult::FirstWins));
+        assert_eq!(record.termination, Termination::MalformedBestmove);
     }
 
     #[test]

@@ -549,3 +549,94 @@ fn knight_shuffle_is_drawn_at_the_third_occurrence() {
         "{record}"
     );
 }
+
+/// An Ataxx match between two cutoff instances over UGI, from the registry's book, plays
+/// every game to its end by the rules (stone count or half-move clock): passes
+/// (`bestmove 0000`) are moves, not forfeits.
+#[test]
+fn ataxx_match_plays_every_game_to_its_end() {
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/ataxx.txt");
+    let json = scratch("ataxx.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "ataxx",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=deep",
+            "depth=3",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=shallow",
+            "depth=2",
+            "-each",
+            "args=--game ataxx",
+            "proto=ugi",
+            "option.Hash=1",
+            "-rounds",
+            "4",
+            "-repeat",
+            "-concurrency",
+            "2",
+            "-openings",
+            &format!("file={book}"),
+            "format=moves",
+            "order=random",
+            "-srand",
+            "3",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Match completed after 8 games"), "{out}");
+    let v = read_json(&json);
+    for game in v["games"].as_array().unwrap() {
+        let record = &game["record"];
+        assert_eq!(record["termination"], "normal", "{record}");
+        let reason = record["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("by the rules") || reason.contains("fifty-move"),
+            "{record}"
+        );
+    }
+}
+
+/// cutoff at depth 3 against a greedy one-ply player (tests/engines/ataxx_greedy.py):
+/// looking ahead must win every game of two pairs.
+#[test]
+fn ataxx_lookahead_beats_a_greedy_player() {
+    let greedy = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/ataxx_greedy.py");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/ataxx.txt");
+    let json = scratch("ataxx-greedy.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "ataxx",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game ataxx",
+            "name=cutoff",
+            "depth=3",
+            "-engine",
+            &format!("cmd={greedy}"),
+            "name=greedy",
+            "depth=1",
+            "-each",
+            "proto=ugi",
+            "-rounds",
+            "2",
+            "-repeat",
+            "-openings",
+            &format!("file={book}"),
+            "format=moves",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    assert_eq!(count(&v["pairings"][0]["wdl"]["wins"]), 4, "{out}");
+}

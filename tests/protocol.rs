@@ -33,7 +33,7 @@ fn uci_handshake_lists_options_and_ends_with_uciok() {
 
 #[test]
 fn ugi_handshake_ends_with_ugiok_for_every_game() {
-    for game in ["connect4", "tictactoe", "tictactoe4", "gomoku"] {
+    for game in ["connect4", "tictactoe", "tictactoe4", "gomoku", "ataxx"] {
         let mut engine = Engine::game(game);
         engine.send("ugi");
         let lines = engine.read_until("ugiok", TIMEOUT);

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use cutoff::games::ataxx::Ataxx;
 use cutoff::games::connect4::test_sets::TestPosition;
 use cutoff::games::connect4::Connect4;
 use cutoff::games::mnk::{Mnk, MnkVariant};
@@ -79,6 +80,57 @@ fn connect4_perft_matches_the_published_counts() {
             "depth {}",
             depth + 1
         );
+    }
+}
+
+/// Ataxx leaf counts at depths 1, 2, ... from libataxx's `tests/perft.cpp`
+/// (github.com/kz04px/libataxx), whose rules (clock, passes, game end) cutoff follows:
+/// the start position, three boards with gaps, a side that must pass (x walled in by o on
+/// ranks 2 and 3), the opening of the central-stones board, a position where the clock has
+/// run out, and a narrow corridor where play ends by the stone count within a few moves.
+const ATAXX_PERFT: &[(&str, &[u64])] = &[
+    ("x5o/7/7/7/7/7/o5x x 0 1", &[16, 256, 6460, 155888, 4752668]),
+    ("x5o/7/7/7/7/7/o5x o 0 1", &[16, 256, 6460, 155888, 4752668]),
+    (
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        &[14, 196, 4184, 86528, 2266352],
+    ),
+    (
+        "x5o/7/2-1-2/3-3/2-1-2/7/o5x o 0 1",
+        &[14, 196, 4100, 83104, 2114588],
+    ),
+    (
+        "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
+        &[16, 256, 5948, 133264, 3639856],
+    ),
+    (
+        "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",
+        &[1, 75, 249, 14270, 452980],
+    ),
+    (
+        "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
+        &[75, 249, 14270, 452980],
+    ),
+    (
+        "7/7/7/7/xxxxxxx/xxxxxxx/ooooooo o 0 1",
+        &[1, 75, 249, 14270, 452980],
+    ),
+    ("7/7/7/2x1o2/7/7/7 x 0 1", &[23, 419, 7887, 168317, 4266992]),
+    ("x5o/7/7/7/7/7/o5x x 100 1", &[0, 0, 0, 0]),
+    (
+        "7/7/7/7/-------/-------/x5o x 0 1",
+        &[2, 4, 13, 30, 73, 174],
+    ),
+];
+
+#[test]
+fn ataxx_perft_matches_libataxx() {
+    for &(fen, counts) in ATAXX_PERFT {
+        let mut game = Ataxx::from_fen(&(), fen).expect("a libataxx test position");
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(perft(&mut game, depth), expected, "{fen} depth {depth}");
+        }
+        assert_eq!(game.to_fen(), Ataxx::from_fen(&(), fen).unwrap().to_fen());
     }
 }
 
@@ -222,6 +274,21 @@ fn alpha_beta_equals_minimax_on_random_connect4_positions() {
 fn alpha_beta_equals_minimax_on_random_gomoku_positions() {
     let variant = MnkVariant::new(7, 7, 4).expect("a 7x7 board with four in a row");
     check_equivalence(&Mnk::start(&variant), 100, 20, &[1, 2, 3], 4);
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_ataxx_positions() {
+    // The start, a board with gaps, a clock close to its limit (so the search meets the
+    // drawn end), and a side that must pass.
+    let starts = [
+        Ataxx::start(&()),
+        Ataxx::from_fen(&(), "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap(),
+        Ataxx::from_fen(&(), "x5o/7/3-3/2-1-2/3-3/7/o5x x 95 60").unwrap(),
+        Ataxx::from_fen(&(), "7/7/7/7/4ooo/4ooo/4oox x 0 1").unwrap(),
+    ];
+    for (seed, start) in (5..).zip(&starts) {
+        check_equivalence(start, 60, 40, &[1, 2, 3, 3], seed);
+    }
 }
 
 fn shared_data(name: &str) -> Option<PathBuf> {

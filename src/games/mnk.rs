@@ -42,6 +42,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     solvable: true,
     pgn_variant: Some("tictactoe"),
     test_set: None,
+    own_dialect: None,
 };
 
 /// 4x4 tic-tac-toe (four in a row) in the registry.

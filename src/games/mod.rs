@@ -22,6 +22,7 @@
 //! `cutoff match`, `cutoff play`, the `Game` option, `--game` and `cutoff games` (which
 //! `scripts/sprt.sh` reads) all go through [`GameKind::visit`] and [`GameInfo`].
 
+pub mod ataxx;
 pub mod chess;
 pub mod connect4;
 pub mod grid;
@@ -38,6 +39,7 @@ registry::registry! {
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
     Gomoku: mnk::Mnk = |_| mnk::MnkVariant::GOMOKU, mnk::GOMOKU_INFO;
+    Ataxx: ataxx::Ataxx = |_| (), ataxx::INFO;
 }
 
 impl GameKind {
@@ -85,6 +87,11 @@ pub fn all() -> impl Iterator<Item = GameKind> {
 /// The game called `name` (or an alias of it), ignoring case.
 pub fn find(name: &str) -> Option<GameKind> {
     GameKind::from_name(name)
+}
+
+/// The game whose own protocol dialect starts with `handshake` (`uai`: Ataxx), if any.
+pub fn with_dialect(handshake: &str) -> Option<GameKind> {
+    all().find(|kind| kind.info().own_dialect == Some(handshake))
 }
 
 /// The names of every game, joined by `separator` (for help texts and errors).

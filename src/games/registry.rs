@@ -97,6 +97,9 @@ pub struct GameInfo {
     pub pgn_variant: Option<&'static str>,
     /// Parses a line of the game's exact test sets (for `solve --check`), if it has any.
     pub test_set: Option<TestLineParser>,
+    /// The handshake word of a protocol dialect that belongs to this game (`uai` for
+    /// Ataxx): sending it selects the game.
+    pub own_dialect: Option<&'static str>,
 }
 
 impl GameInfo {

@@ -1,9 +1,11 @@
-//! Parsing of input lines into one typed [`Command`] for both UCI and UGI.
+//! Parsing of input lines into one typed [`Command`] for UCI, UGI and UAI.
 //!
 //! Parsing never fails silently: every unknown command, unknown token or bad number is a
 //! [`CommandError`] that the controller prints as `info string error: ...`.
 
 use thiserror::Error;
+
+use super::format::Dialect;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,23 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
     /// `go perft N`: count leaves instead of searching.
     pub perft: Option<u32>,
+    /// Whether a clock was named by colour (`wtime`, `btime`, `winc`, `binc`) rather than
+    /// by player (`p1time`...): colours are read as UCI's (white first) unless the dialect
+    /// says otherwise, see [`GoParams::in_dialect`].
+    pub colour_clocks: bool,
+}
+
+impl GoParams {
+    /// The parameters as `dialect` means them. In UAI black (`x`) moves first, so its
+    /// `btime`/`binc` are the first player's clock and `wtime`/`winc` the second's;
+    /// player-named clocks (`p1time`...) mean the same in every dialect.
+    pub fn in_dialect(mut self, dialect: Dialect) -> GoParams {
+        if dialect == Dialect::Uai && self.colour_clocks {
+            std::mem::swap(&mut self.first_time, &mut self.second_time);
+            std::mem::swap(&mut self.first_inc, &mut self.second_inc);
+        }
+        self
+    }
 }
 
 /// What `query` asks (UGI).
@@ -63,6 +82,8 @@ pub enum Command {
     Uci,
     /// `ugi`: handshake in the UGI dialect.
     Ugi,
+    /// `uai`: handshake in the UAI dialect (Ataxx).
+    Uai,
     /// `isready`.
     IsReady,
     /// `debug on|off`.
@@ -74,7 +95,7 @@ pub enum Command {
         /// Value, absent for buttons.
         value: Option<String>,
     },
-    /// `ucinewgame` or `uginewgame`.
+    /// `ucinewgame`, `uginewgame` or `uainewgame`.
     NewGame,
     /// `position startpos|fen F [moves M...]`.
     Position {
@@ -144,8 +165,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
     let command = match head {
         "uci" => no_args("uci", rest, Command::Uci)?,
         "ugi" => no_args("ugi", rest, Command::Ugi)?,
+        "uai" => no_args("uai", rest, Command::Uai)?,
         "isready" => no_args("isready", rest, Command::IsReady)?,
-        "ucinewgame" | "uginewgame" => no_args("ucinewgame", rest, Command::NewGame)?,
+        "ucinewgame" | "uginewgame" | "uainewgame" => {
+            no_args("ucinewgame", rest, Command::NewGame)?
+        }
         "stop" => no_args("stop", rest, Command::Stop)?,
         "ponderhit" => no_args("ponderhit", rest, Command::PonderHit)?,
         "quit" => Command::Quit,
@@ -294,6 +318,9 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 })
             }
         }
+        if matches!(key, "wtime" | "btime" | "winc" | "binc") {
+            go.colour_clocks = true;
+        }
         i += match key {
             "infinite" | "ponder" => 1,
             _ => 2,
@@ -312,6 +339,9 @@ mod tests {
         assert_eq!(parse("  ugi \r"), Ok(Some(Command::Ugi)));
         assert_eq!(parse("\tisready"), Ok(Some(Command::IsReady)));
         assert_eq!(parse("uginewgame"), Ok(Some(Command::NewGame)));
+        assert_eq!(parse("uai"), Ok(Some(Command::Uai)));
+        assert_eq!(parse("uainewgame"), Ok(Some(Command::NewGame)));
+        assert!(parse("uai now").is_err());
         assert_eq!(parse(""), Ok(None));
         assert_eq!(parse(" \t \r"), Ok(None));
         assert!(matches!(
@@ -381,11 +411,31 @@ mod tests {
             panic!("go should parse");
         };
         assert_eq!((ugi.first_time, ugi.second_inc), (Some(1000), Some(20)));
+        assert!(go.colour_clocks && !ugi.colour_clocks);
         let Ok(Some(Command::Go(sm))) = parse("go infinite searchmoves 4 5") else {
             panic!("go should parse");
         };
         assert!(sm.infinite);
         assert_eq!(sm.searchmoves, vec!["4", "5"]);
+    }
+
+    #[test]
+    fn uai_clocks_are_black_first() {
+        let go = |line: &str| match parse(line) {
+            Ok(Some(Command::Go(go))) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        let colours = go("go btime 1000 wtime 2000 binc 10 winc 20");
+        let uai = colours.clone().in_dialect(Dialect::Uai);
+        assert_eq!((uai.first_time, uai.first_inc), (Some(1000), Some(10)));
+        assert_eq!((uai.second_time, uai.second_inc), (Some(2000), Some(20)));
+        let uci = colours.in_dialect(Dialect::Uci);
+        assert_eq!((uci.first_time, uci.second_time), (Some(2000), Some(1000)));
+        let players = go("go p1time 1000 p2time 2000").in_dialect(Dialect::Uai);
+        assert_eq!(
+            (players.first_time, players.second_time),
+            (Some(1000), Some(2000))
+        );
     }
 
     #[test]

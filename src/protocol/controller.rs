@@ -1,6 +1,10 @@
 //! The protocol loop: a reader thread forwards input lines, the controller executes them in
 //! order (only `go` runs in the background), and a writer thread owns stdout.
 //!
+//! The handshake chooses the dialect (UCI, UGI or UAI). UAI exists only for Ataxx, so `uai`
+//! also selects Ataxx when another game is current (an Ataxx GUI starts the engine without
+//! `--game`); `uci` and `ugi` keep the current game.
+//!
 //! `isready`, `stop` and `quit` are answered while a search runs because the controller
 //! never blocks on a search except to wait for the one `bestmove` after a stop.
 //!
@@ -19,7 +23,7 @@ use super::options::{
     option_lines, parse_option, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
 };
 use super::session::{new_session, Session};
-use crate::games::GameKind;
+use crate::games::{self, GameKind};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -166,22 +170,27 @@ impl Controller {
             }
         };
         match command {
-            Command::Uci | Command::Ugi => {
-                self.dialect = if command == Command::Uci {
-                    Dialect::Uci
-                } else {
-                    Dialect::Ugi
+            Command::Uci | Command::Ugi | Command::Uai => {
+                self.dialect = match command {
+                    Command::Uci => Dialect::Uci,
+                    Command::Ugi => Dialect::Ugi,
+                    _ => Dialect::Uai,
                 };
+                // A dialect that belongs to one game (UAI: Ataxx) selects it.
+                let owner = games::with_dialect(self.dialect.handshake());
+                if let Some(owner) = owner.filter(|&owner| owner != self.game) {
+                    if self.refuse_while_searching(self.dialect.handshake()) {
+                        return true;
+                    }
+                    self.game = owner;
+                    self.rebuild_session();
+                }
                 self.send(format!("id name {ENGINE_NAME}"));
                 self.send(format!("id author {ENGINE_AUTHOR}"));
                 for line in option_lines(self.game) {
                     self.send(line);
                 }
-                self.send(if self.dialect == Dialect::Uci {
-                    "uciok"
-                } else {
-                    "ugiok"
-                });
+                self.send(format!("{}ok", self.dialect.handshake()));
             }
             Command::IsReady => self.send("readyok"),
             Command::Debug(on) => self.debug = on,
@@ -206,8 +215,11 @@ impl Controller {
                     if !self.refuse_while_searching("go perft") {
                         self.perft(depth);
                     }
-                } else if let Err(e) = self.session.go(&params, self.dialect, self.out.clone()) {
-                    self.error(e);
+                } else {
+                    let params = params.in_dialect(self.dialect);
+                    if let Err(e) = self.session.go(&params, self.dialect, self.out.clone()) {
+                        self.error(e);
+                    }
                 }
             }
             Command::Query(query) => self.send(self.session.query(query)),

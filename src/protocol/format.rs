@@ -10,6 +10,20 @@ pub enum Dialect {
     Uci,
     /// UGI (cutegames and other multi-game clients).
     Ugi,
+    /// UAI (Ataxx GUIs such as cuteataxx): UCI with `a` for `c`, one move in `bestmove`,
+    /// and colour-named clocks where black (`x`) is the first player.
+    Uai,
+}
+
+impl Dialect {
+    /// The handshake command, which is also the reply's prefix (`uci` → `uciok`).
+    pub fn handshake(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Ugi => "ugi",
+            Dialect::Uai => "uai",
+        }
+    }
 }
 
 /// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`;
@@ -37,8 +51,8 @@ pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
     line
 }
 
-/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no move. UGI never gets a
-/// `ponder` (cutegames reads exactly one move).
+/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no move. UGI and UAI never get
+/// a `ponder` (cutegames and cuteataxx read exactly one move).
 pub fn format_bestmove(line: &[String], dialect: Dialect) -> String {
     match (line.first(), line.get(1), dialect) {
         (None, _, _) => "bestmove (none)".to_string(),
@@ -107,6 +121,7 @@ mod tests {
             "bestmove e2e4 ponder e7e5"
         );
         assert_eq!(format_bestmove(&line, Dialect::Ugi), "bestmove e2e4");
+        assert_eq!(format_bestmove(&line, Dialect::Uai), "bestmove e2e4");
         assert_eq!(format_bestmove(&[], Dialect::Uci), "bestmove (none)");
     }
 

@@ -17,6 +17,7 @@ pub const INFO: GameInfo = GameInfo {
     solvable: false,
     pgn_variant: None,
     test_set: None,
+    own_dialect: None,
 };
 
 /// The bench: the start position, the perft suite's positions, middle games and endings

@@ -46,6 +46,7 @@ pub const INFO: GameInfo = GameInfo {
     solvable: true,
     pgn_variant: Some("connect4"),
     test_set: Some(test_sets::parse_line),
+    own_dialect: None,
 };
 
 /// Number of columns.

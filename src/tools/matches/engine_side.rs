@@ -71,7 +71,7 @@ fn bestmove(answer: Answer, time_ms: u64) -> Result<Choice, SideFailure> {
         let reason = "sent 'bestmove' without a move".to_string();
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     };
-    if text == "(none)" || text == "0000" {
+    if text == "(none)" {
         let reason = format!("sent 'bestmove {text}' in a position with legal moves");
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     }

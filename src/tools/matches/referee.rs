@@ -347,9 +347,15 @@ pub fn play_game<G: Game>(
             Choice::Quit(reason) => return Ok(game.quit(&*sides[index], &reason)),
         };
 
-        // Step 3. Check the move with our own rules.
+        // Step 3. Check the move with our own rules. `0000` is UCI's null move, malformed
+        // unless the game plays it (the Ataxx pass).
         let mv = match game.position.parse_move(&text) {
             Ok(mv) => mv,
+            Err(_) if text == "0000" => {
+                let reason = "sent 'bestmove 0000' in a position with legal moves".to_string();
+                let failure = SideFailure::Forfeit(Termination::MalformedBestmove, reason);
+                return Ok(game.failed(&*sides[index], index, failure));
+            }
             Err(e) => {
                 let reason = format!("played {e} in {}", game.position.to_fen());
                 let failure = SideFailure::Forfeit(Termination::IllegalMove, reason);
@@ -371,6 +377,7 @@ pub fn play_game<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ataxx::Ataxx;
     use crate::games::connect4::Connect4;
 
     /// A side that plays scripted choices, for the game loop without processes.
@@ -431,5 +438,24 @@ mod tests {
         let record = play_game(&(), &Opening::default(), sides, &settings, &|| false).unwrap();
         assert_eq!(record.result, Some(GameResult::SecondWins));
         assert_eq!(record.termination, Termination::IllegalMove);
+    }
+
+    #[test]
+    fn a_pass_is_a_move_only_where_the_game_has_one() {
+        // x is walled in by o: its `0000` is the Ataxx pass; o's `0000` with moves at hand
+        // is UCI's null move, malformed.
+        let opening = Opening {
+            fen: Some("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1".into()),
+            moves: Vec::new(),
+        };
+        let mut first = Scripted(vec![mv("0000")]);
+        let mut second = Scripted(vec![mv("0000")]);
+        let sides: [&mut dyn Side<Ataxx>; 2] = [&mut first, &mut second];
+        let settings = RefereeSettings::default();
+        let record = play_game(&(), &opening, sides, &settings, &|| false).unwrap();
+        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["0000"]);
+        assert_eq!(record.result, Some(GameResult::FirstWins));
+        assert_eq!(record.termination, Termination::MalformedBestmove);
     }
 }

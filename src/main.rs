@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cutoff::games::chess::training::datagen::{self, DatagenOptions};
+use cutoff::games::chess::training::datagen::{self, DataFormat, DatagenOptions};
 use cutoff::games::chess::training::tune::{self, TuneSettings};
 use cutoff::games::{self, chess, GameKind};
 use cutoff::protocol;
@@ -121,21 +121,28 @@ enum Tool {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Chess self-play at a fixed node count per move, writing quiet positions labelled
-    /// with the game result (`FEN;result`, result 1.0/0.5/0.0 for White) for `tune`.
+    /// Chess self-play at a fixed node count per move, appending quiet positions labelled
+    /// with the game result: `FEN;result` lines (result 1.0/0.5/0.0 for White) for `tune`,
+    /// or bullet `ChessBoard` records with the search score for NNUE training.
     Datagen {
         /// Games to play.
         #[arg(long, default_value_t = 100)]
         games: usize,
+        /// Number of the first game: continue a run that played this many games.
+        #[arg(long, default_value_t = 0)]
+        first_game: usize,
         /// Nodes searched per move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
         /// Games played at the same time.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Random legal plies after the book line.
-        #[arg(long, default_value_t = 4)]
-        random_plies: usize,
+        /// Random legal plies after the book line: `N`, or `A-B` for A to B (per game).
+        #[arg(long, default_value = "4", value_parser = parse_range)]
+        random_plies: (usize, usize),
+        /// Output format: `text` (FEN;result, for tune) or `bullet` (32-byte records).
+        #[arg(long, default_value = "text", value_parser = ["text", "bullet"])]
+        format: String,
         /// Seed: the output depends only on the arguments.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -319,9 +326,11 @@ fn main() -> ExitCode {
         }
         Some(Tool::Datagen {
             games,
+            first_game,
             nodes,
             threads,
             random_plies,
+            format,
             seed,
             book,
             out,
@@ -331,9 +340,15 @@ fn main() -> ExitCode {
             }
             let options = DatagenOptions {
                 games,
+                first_game,
                 nodes,
                 threads,
                 random_plies,
+                format: if format == "bullet" {
+                    DataFormat::Bullet
+                } else {
+                    DataFormat::Text
+                },
                 seed,
                 hash_mb: 16,
             };
@@ -422,9 +437,56 @@ fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), St
         .open(out)
         .map_err(|e| format!("cannot open {out}: {e}"))?;
     let mut writer = io::BufWriter::new(file);
-    let positions = datagen::run(options, &book, &mut writer, &mut io::stderr())?;
-    println!("{positions} positions written to {out}");
+    let bar = indicatif::ProgressBar::new(options.games as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let mut progress = |summary: &datagen::DatagenSummary| {
+        bar.set_position(summary.games as u64);
+        let rate = summary.positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!(
+            "{} positions, {rate:.0}/s, white +{} ={} -{}",
+            summary.positions, summary.white_wins, summary.draws, summary.black_wins
+        ));
+    };
+    let summary = datagen::run(options, &book, &mut writer, &mut progress)?;
+    bar.finish();
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{} games (numbers {} to {}), {} positions written to {out} in {seconds:.0} s ({:.0} positions/s); white +{} ={} -{}",
+        summary.games,
+        options.first_game,
+        options.first_game + summary.games.saturating_sub(1),
+        summary.positions,
+        summary.positions as f64 / seconds.max(1e-3),
+        summary.white_wins,
+        summary.draws,
+        summary.black_wins
+    );
     Ok(())
+}
+
+/// Reads `N` as (N, N) and `A-B` as (A, B).
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected N or A-B, got '{text}'"))
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("empty range '{text}'"));
+            }
+            Ok((a, b))
+        }
+        None => number(text).map(|n| (n, n)),
+    }
 }
 
 /// `cutoff tune`: tunes from the built-in weights, writes the result.

@@ -12,16 +12,24 @@
 //! do not flood the data with near-identical positions), and [`MAX_PLIES`] plies are a
 //! draw.
 //!
-//! Output: one `FEN;result` line per position, result `1.0`, `0.5` or `0.0` from White's
-//! view. Games are numbered and each is played from its own seed with fresh tables, and
-//! the file lists the games in order, so the output depends only on the arguments (not on
-//! the number of threads or their timing).
+//! Output, appended to the file, in one of two formats ([`DataFormat`]):
+//! - text: one `FEN;result` line per position, result `1.0`, `0.5` or `0.0` from White's
+//!   view (what `cutoff tune` reads);
+//! - bullet: bullet's `ChessBoard` records (the `bulletformat` crate, 32 bytes each: the
+//!   board from the side to move's view, the search score in centipawns and the result),
+//!   which `cutoff train` and bullet's trainers read.
+//!
+//! Games are numbered and each is played from its own seed (the run's seed and the game's
+//! number) with fresh tables, and the file lists the games in order, so the output depends
+//! only on the arguments (not on the number of threads or their timing), and a run can be
+//! continued with `first_game` set to the number of games already played.
 
+use bulletformat::{BulletFormat, ChessBoard};
+use cozy_chess::{Board, Color, Piece};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::games::chess::{Chess, ChessVariant};
 use crate::rng::SplitMix;
@@ -43,28 +51,52 @@ pub const MAX_PLIES: usize = 400;
 /// Plies played after the start (book and random plies) before positions are written.
 pub const SKIP_PLIES: usize = 8;
 
+/// How positions are written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum DataFormat {
+    /// `FEN;result` lines (for `cutoff tune`).
+    #[default]
+    Text,
+    /// bullet's 32-byte `ChessBoard` records, with the search score (for NNUE training).
+    Bullet,
+}
+
 /// Settings of a data generation run.
 #[derive(Clone, Debug)]
 pub struct DatagenOptions {
     /// Games to play.
     pub games: usize,
+    /// Number of the first game (earlier games were played by a previous run).
+    pub first_game: usize,
     /// Nodes searched per move.
     pub nodes: u64,
     /// Worker threads (games are played in parallel, one search thread each).
     pub threads: usize,
-    /// Random legal plies played after the book line.
-    pub random_plies: usize,
+    /// Random legal plies played after the book line: at least the first, at most the
+    /// second (each game draws its number from its seed).
+    pub random_plies: (usize, usize),
+    /// How positions are written.
+    pub format: DataFormat,
     /// Seed of the whole run.
     pub seed: u64,
     /// Transposition table per worker, MiB.
     pub hash_mb: usize,
 }
 
-/// One finished game: its quiet positions (FENs) and its result.
+/// A kept position and the search's score of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position.
+    pub board: Board,
+    /// The search score in centipawns from the side to move's view.
+    pub score: i32,
+}
+
+/// One finished game: its quiet positions and its result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
-    /// FENs of the positions kept.
-    pub positions: Vec<String>,
+    /// The positions kept.
+    pub positions: Vec<Sample>,
     /// The result, 1.0 / 0.5 / 0.0 from White's view.
     pub result: f64,
     /// Plies played.
@@ -75,8 +107,8 @@ impl GameRecord {
     /// The record as `FEN;result` lines.
     pub fn lines(&self) -> String {
         let mut out = String::new();
-        for fen in &self.positions {
-            out.push_str(fen);
+        for sample in &self.positions {
+            out.push_str(&sample.board.to_string());
             out.push(';');
             out.push_str(match self.result {
                 r if r > 0.75 => "1.0",
@@ -87,6 +119,42 @@ impl GameRecord {
         }
         out
     }
+
+    /// The record as bullet `ChessBoard` records.
+    pub fn bullet_records(&self) -> Vec<ChessBoard> {
+        self.positions
+            .iter()
+            .filter_map(|sample| bullet_board(&sample.board, sample.score, self.result as f32))
+            .collect()
+    }
+
+    /// The record in `format`, as bytes to append to the output.
+    pub fn encode(&self, format: DataFormat) -> Vec<u8> {
+        match format {
+            DataFormat::Text => self.lines().into_bytes(),
+            DataFormat::Bullet => encode_bullet(&self.bullet_records()),
+        }
+    }
+}
+
+/// A position as bullet's `ChessBoard`: `score` is the side to move's (centipawns),
+/// `white_result` White's result (1, 0.5, 0).
+pub fn bullet_board(board: &Board, score: i32, white_result: f32) -> Option<ChessBoard> {
+    let bits = |bitboard: cozy_chess::BitBoard| bitboard.0;
+    let bbs = [
+        bits(board.colors(Color::White)),
+        bits(board.colors(Color::Black)),
+        bits(board.pieces(Piece::Pawn)),
+        bits(board.pieces(Piece::Knight)),
+        bits(board.pieces(Piece::Bishop)),
+        bits(board.pieces(Piece::Rook)),
+        bits(board.pieces(Piece::Queen)),
+        bits(board.pieces(Piece::King)),
+    ];
+    let stm = usize::from(board.side_to_move() == Color::Black);
+    let score = score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+    let white_score = if stm == 0 { score } else { -score };
+    ChessBoard::from_raw(bbs, stm, white_score, white_result).ok()
 }
 
 /// White's score for a result.
@@ -121,6 +189,8 @@ pub fn play_game(
             .wrapping_mul(0x2545_f491_4f6c_dd1d)
             .wrapping_add(index as u64),
     );
+    let (fewest, most) = options.random_plies;
+    let random_plies = fewest + rng.below(most.saturating_sub(fewest) + 1);
     let variant = ChessVariant::default();
     let mut game = Chess::start(&variant);
     // Step 1. The opening: a book line (if any), then random legal plies.
@@ -132,7 +202,7 @@ pub fn play_game(
             }
         }
     }
-    for _ in 0..options.random_plies {
+    for _ in 0..random_plies {
         let mut moves = MoveList::new();
         game.generate_moves(&mut moves);
         if moves.is_empty() || game.outcome().is_some() {
@@ -199,7 +269,10 @@ pub fn play_game(
             break 0.5;
         }
         if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(&game) {
-            positions.push(game.to_fen());
+            positions.push(Sample {
+                board: game.board().clone(),
+                score: search.score,
+            });
         }
         game.make_move(best);
         plies += 1;
@@ -209,6 +282,35 @@ pub fn play_game(
         result,
         plies,
     }
+}
+
+/// Size of one bullet `ChessBoard` record in bytes.
+pub const BULLET_RECORD_BYTES: usize = 32;
+
+/// Decodes bullet `ChessBoard` records (little-endian, 32 bytes each; a trailing partial
+/// record is ignored).
+pub fn decode_bullet(bytes: &[u8]) -> Vec<ChessBoard> {
+    bytes
+        .chunks_exact(BULLET_RECORD_BYTES)
+        .map(|chunk| {
+            let mut pcs = [0; 16];
+            pcs.copy_from_slice(&chunk[8..24]);
+            ChessBoard {
+                occ: u64::from_le_bytes(chunk[0..8].try_into().unwrap_or_default()),
+                pcs,
+                score: i16::from_le_bytes([chunk[24], chunk[25]]),
+                result: chunk[26],
+                ksq: chunk[27],
+                opp_ksq: chunk[28],
+                extra: [chunk[29], chunk[30], chunk[31]],
+            }
+        })
+        .collect()
+}
+
+/// Encodes bullet `ChessBoard` records as bullet writes them.
+pub fn encode_bullet(records: &[ChessBoard]) -> Vec<u8> {
+    ChessBoard::as_bytes_slice(records).to_vec()
 }
 
 /// Whether a side has nothing but its king. Such positions are left out: at a few thousand
@@ -230,31 +332,58 @@ pub fn read_book(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Plays `options.games` games on `options.threads` threads and writes their positions to
-/// `out` in game order; progress goes to `log`. Returns the number of positions written.
+/// What a run wrote.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DatagenSummary {
+    /// Games played.
+    pub games: usize,
+    /// Positions written.
+    pub positions: usize,
+    /// Games won by White, drawn, won by Black.
+    pub white_wins: usize,
+    /// Drawn games.
+    pub draws: usize,
+    /// Games won by Black.
+    pub black_wins: usize,
+}
+
+impl DatagenSummary {
+    fn add(&mut self, record: &GameRecord) {
+        self.games += 1;
+        self.positions += record.positions.len();
+        match record.result {
+            r if r > 0.75 => self.white_wins += 1,
+            r if r < 0.25 => self.black_wins += 1,
+            _ => self.draws += 1,
+        }
+    }
+}
+
+/// Plays games `options.first_game ..` (`options.games` of them) on `options.threads`
+/// threads and appends their positions to `out` in game order; `progress` is told the
+/// running totals after each game. Returns the totals.
 pub fn run(
     options: &DatagenOptions,
     book: &[Vec<String>],
     out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> Result<usize, String> {
+    progress: &mut dyn FnMut(&DatagenSummary),
+) -> Result<DatagenSummary, String> {
     let threads = options.threads.clamp(1, 256);
     let next = Arc::new(AtomicUsize::new(0));
     let (sender, receiver) = crossbeam_channel::unbounded::<(usize, GameRecord)>();
-    let started = Instant::now();
-    let written = std::thread::scope(|scope| -> Result<usize, String> {
+    std::thread::scope(|scope| -> Result<DatagenSummary, String> {
         for _ in 0..threads {
             let sender = sender.clone();
             let next = Arc::clone(&next);
             scope.spawn(move || {
                 let mut pool = ThreadPool::<Chess>::new(options.hash_mb.clamp(1, 1024));
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= options.games {
+                    let offset = next.fetch_add(1, Ordering::Relaxed);
+                    if offset >= options.games {
                         break;
                     }
-                    let record = play_game(index, book, options, &mut pool);
-                    if sender.send((index, record)).is_err() {
+                    let record = play_game(options.first_game + offset, book, options, &mut pool);
+                    if sender.send((offset, record)).is_err() {
                         break;
                     }
                 }
@@ -263,36 +392,20 @@ pub fn run(
         drop(sender);
         // Write finished games in order.
         let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-        let mut next_to_write = 0;
-        let mut positions = 0;
-        let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for (index, record) in receiver {
-            pending.insert(index, record);
-            while let Some(record) = pending.remove(&next_to_write) {
-                out.write_all(record.lines().as_bytes())
+        let mut summary = DatagenSummary::default();
+        for (offset, record) in receiver {
+            pending.insert(offset, record);
+            while let Some(record) = pending.remove(&summary.games) {
+                out.write_all(&record.encode(options.format))
                     .map_err(|e| format!("cannot write positions: {e}"))?;
-                positions += record.positions.len();
-                match record.result {
-                    r if r > 0.75 => wins += 1,
-                    r if r < 0.25 => losses += 1,
-                    _ => draws += 1,
-                }
-                next_to_write += 1;
-                if next_to_write % 50 == 0 || next_to_write == options.games {
-                    let _ = writeln!(
-                        log,
-                        "games {next_to_write}/{} positions {positions} (white +{wins} ={draws} -{losses}) {:.0} s",
-                        options.games,
-                        started.elapsed().as_secs_f64()
-                    );
-                }
+                summary.add(&record);
+                progress(&summary);
             }
         }
         out.flush()
             .map_err(|e| format!("cannot write positions: {e}"))?;
-        Ok(positions)
-    })?;
-    Ok(written)
+        Ok(summary)
+    })
 }
 
 #[cfg(test)]
@@ -302,23 +415,30 @@ mod tests {
     fn options(threads: usize) -> DatagenOptions {
         DatagenOptions {
             games: 3,
+            first_game: 0,
             nodes: 300,
             threads,
-            random_plies: 4,
+            random_plies: (4, 4),
+            format: DataFormat::Text,
             seed: 7,
             hash_mb: 1,
         }
     }
 
+    fn generate(options: &DatagenOptions, book: &[Vec<String>]) -> (Vec<u8>, DatagenSummary) {
+        let mut out = Vec::new();
+        let summary = run(options, book, &mut out, &mut |_| {}).unwrap();
+        (out, summary)
+    }
+
     #[test]
     fn datagen_is_deterministic_and_quiet() {
         let book = read_book("# test\ne2e4 e7e5\nd2d4 d7d5 c2c4\n");
-        let mut one = Vec::new();
-        let mut two = Vec::new();
-        let n1 = run(&options(1), &book, &mut one, &mut std::io::sink()).unwrap();
-        let n2 = run(&options(2), &book, &mut two, &mut std::io::sink()).unwrap();
-        assert_eq!(n1, n2);
+        let (one, s1) = generate(&options(1), &book);
+        let (two, s2) = generate(&options(2), &book);
+        assert_eq!(s1, s2);
         assert_eq!(one, two);
+        let n1 = s1.positions;
         let text = String::from_utf8(one).unwrap();
         assert_eq!(text.lines().count(), n1);
         assert!(n1 > 0);
@@ -327,6 +447,74 @@ mod tests {
             assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
             let game = Chess::from_fen(&ChessVariant::default(), fen).unwrap();
             assert!(!game.in_check(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_continued_run_appends_the_same_games() {
+        let book = read_book("e2e4 e7e5\nd2d4 d7d5 c2c4\n");
+        let mut whole = options(1);
+        whole.games = 4;
+        whole.random_plies = (2, 6);
+        let (all, _) = generate(&whole, &book);
+        let first = DatagenOptions {
+            games: 2,
+            ..whole.clone()
+        };
+        let rest = DatagenOptions {
+            games: 2,
+            first_game: 2,
+            ..whole.clone()
+        };
+        let (mut joined, _) = generate(&first, &book);
+        joined.extend(generate(&rest, &book).0);
+        assert_eq!(all, joined);
+    }
+
+    #[test]
+    fn bullet_records_hold_the_board_score_and_result() {
+        let book = read_book("e2e4 e7e5\n");
+        let text_options = options(1);
+        let bullet_options = DatagenOptions {
+            format: DataFormat::Bullet,
+            ..options(1)
+        };
+        let (text, summary) = generate(&text_options, &book);
+        let (bytes, _) = generate(&bullet_options, &book);
+        assert_eq!(bytes.len(), 32 * summary.positions);
+        let records = decode_bullet(&bytes);
+        assert_eq!(encode_bullet(&records), bytes);
+        for (line, record) in String::from_utf8(text).unwrap().lines().zip(&records) {
+            let (fen, result) = line.split_once(';').unwrap();
+            let board: Board = fen.parse().unwrap();
+            let stm_white = board.side_to_move() == Color::White;
+            // Pieces and squares, from the side to move's view (Black's boards flipped).
+            let mut expected: Vec<(u8, u8)> = Vec::new();
+            for square in board.occupied() {
+                let color = board.color_on(square).unwrap();
+                let piece = board.piece_on(square).unwrap() as u8;
+                let ours = (color == Color::White) == stm_white;
+                let square = if stm_white {
+                    square as u8
+                } else {
+                    square as u8 ^ 56
+                };
+                expected.push((u8::from(!ours) << 3 | piece, square));
+            }
+            expected.sort_by_key(|&(_, square)| square);
+            let got: Vec<(u8, u8)> = (*record).into_iter().collect();
+            assert_eq!(got, expected, "{fen}");
+            let white_result = match result {
+                "1.0" => 2,
+                "0.0" => 0,
+                _ => 1,
+            };
+            let stm_result = if stm_white {
+                white_result
+            } else {
+                2 - white_result
+            };
+            assert_eq!(record.result, stm_result, "{fen}");
         }
     }
 }

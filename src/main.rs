@@ -448,10 +448,20 @@ fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), St
     let mut progress = |summary: &datagen::DatagenSummary| {
         bar.set_position(summary.games as u64);
         let rate = summary.positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
-        bar.set_message(format!(
+        let message = format!(
             "{} positions, {rate:.0}/s, white +{} ={} -{}",
             summary.positions, summary.white_wins, summary.draws, summary.black_wins
-        ));
+        );
+        // Without a terminal (a log file) the bar is hidden: a line every 100 games.
+        if bar.is_hidden() && (summary.games % 100 == 0 || summary.games == options.games) {
+            eprintln!(
+                "{:.0} s: {}/{} games, {message}",
+                started.elapsed().as_secs_f64(),
+                summary.games,
+                options.games
+            );
+        }
+        bar.set_message(message);
     };
     let summary = datagen::run(options, &book, &mut writer, &mut progress)?;
     bar.finish();

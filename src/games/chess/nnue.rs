@@ -141,6 +141,8 @@ pub struct Network {
     /// `[2 * hidden]`: the side to move's half first.
     output_weights: Box<[i16]>,
     output_bias: i16,
+    /// Whether every output weight is within ±128 (`clamp(a) · w` fits an i16).
+    small_output: bool,
 }
 
 /// Size in bytes of the weights of a net with `hidden` neurons, before padding.
@@ -167,9 +169,11 @@ impl Network {
         assert!((1..=MAX_HIDDEN).contains(&hidden), "hidden size {hidden}");
         assert_eq!(feature_weights.len(), INPUTS * hidden);
         assert_eq!(output_weights.len(), 2 * hidden);
+        let small_output = output_weights.iter().all(|w| w.unsigned_abs() <= 128);
         Network {
             hidden,
             activation,
+            small_output,
             feature_weights: feature_weights.into(),
             feature_bias: feature_bias.into(),
             output_weights: output_weights.into(),
@@ -261,7 +265,12 @@ impl Network {
         let (ours, theirs) = self.output_weights.split_at(self.hidden);
         let sum = match self.activation {
             Activation::SCReLU => {
-                let total = i64::from(screlu_dot(us, ours)) + i64::from(screlu_dot(them, theirs));
+                let dot = if self.small_output {
+                    screlu_dot_small
+                } else {
+                    screlu_dot
+                };
+                let total = i64::from(dot(us, ours)) + i64::from(dot(them, theirs));
                 total / i64::from(QA) + i64::from(self.output_bias)
             }
             Activation::CReLU => {
@@ -330,6 +339,21 @@ fn parse_padding(padding: &[u8]) -> Result<Activation, NetworkError> {
         1 => Ok(Activation::CReLU),
         _ => Err(NetworkError::Padding),
     }
+}
+
+/// `Σ clamp(a, 0, QA)² · w` for output weights within ±128: `clamp(a) · w` fits an i16,
+/// so each term is an i16 product widened and multiplied once more, which the compiler
+/// turns into `pmullw` + `pmaddwd` (SSE2), four times faster than i32 products here.
+#[inline]
+fn screlu_dot_small(accumulator: &[i16], weights: &[i16]) -> i32 {
+    accumulator
+        .iter()
+        .zip(weights)
+        .map(|(&a, &w)| {
+            let clipped = a.clamp(0, QA as i16);
+            i32::from(clipped.wrapping_mul(w)) * i32::from(clipped)
+        })
+        .fold(0i32, i32::wrapping_add)
 }
 
 /// `Σ clamp(a, 0, QA)² · w` (at most 65 025 · 127 per term: no overflow below
@@ -553,21 +577,21 @@ impl NnueState {
     }
 }
 
-/// `child = parent + Σ added - Σ removed`, in one pass for the usual shapes.
+/// `child = parent + Σ added - Σ removed`, in one pass for the usual shapes (iterators
+/// rather than indices, so that no bounds check stops the vectoriser).
 #[inline]
 fn apply(parent: &[i16], child: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
     match (added, removed) {
         ([a], [r]) => {
-            for i in 0..child.len() {
-                child[i] = parent[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+            for (((c, &p), &a), &r) in child.iter_mut().zip(parent).zip(*a).zip(*r) {
+                *c = p.wrapping_add(a).wrapping_sub(r);
             }
         }
         ([a], [r1, r2]) => {
-            for i in 0..child.len() {
-                child[i] = parent[i]
-                    .wrapping_add(a[i])
-                    .wrapping_sub(r1[i])
-                    .wrapping_sub(r2[i]);
+            for ((((c, &p), &a), &r1), &r2) in
+                child.iter_mut().zip(parent).zip(*a).zip(*r1).zip(*r2)
+            {
+                *c = p.wrapping_add(a).wrapping_sub(r1).wrapping_sub(r2);
             }
         }
         _ => {
@@ -692,6 +716,32 @@ mod tests {
             feature(Color::Black, Color::Black, Piece::King, Square::E8),
             5 * 64 + 4
         );
+    }
+
+    #[test]
+    fn the_fast_screlu_sum_is_exact_for_small_weights() {
+        let mut rng = crate::rng::SplitMix::new(4);
+        let mut value = |range: usize| rng.below(2 * range + 1) as i16 - range as i16;
+        for _ in 0..200 {
+            let accumulator: Vec<i16> = (0..64).map(|_| value(400)).collect();
+            let weights: Vec<i16> = (0..64).map(|_| value(128)).collect();
+            assert_eq!(
+                screlu_dot_small(&accumulator, &weights),
+                screlu_dot(&accumulator, &weights)
+            );
+        }
+        // A net with a big output weight takes the exact path.
+        let mut net = random_network(8, Activation::SCReLU, 1);
+        assert!(net.small_output);
+        net.output_weights[0] = 1000;
+        let net = Network::from_parts(
+            net.activation,
+            net.feature_weights.to_vec(),
+            net.feature_bias.to_vec(),
+            net.output_weights.to_vec(),
+            net.output_bias,
+        );
+        assert!(!net.small_output);
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use cutoff::games::chess::nnue::{self, Activation};
 use cutoff::games::chess::training::datagen::{self, DataFormat, DatagenOptions};
+use cutoff::games::chess::training::train::{self, TrainSettings};
 use cutoff::games::chess::training::tune::{self, TuneSettings};
 use cutoff::games::{self, chess, GameKind};
 use cutoff::protocol;
@@ -39,6 +41,10 @@ enum Tool {
     Bench {
         /// Depth for every game instead of each game's default.
         depth: Option<u32>,
+        /// Evaluate chess with this NNUE net file instead of the hand-crafted evaluation
+        /// (what `setoption name EvalFile` and `UseNNUE true` do); other games unchanged.
+        #[arg(long, value_name = "NET")]
+        evalfile: Option<String>,
     },
     /// Counts leaf positions DEPTH plies deep, per root move.
     Perft {
@@ -179,6 +185,53 @@ enum Tool {
         #[arg(long)]
         out: Option<String>,
     },
+    /// Trains a chess NNUE network `(768 -> N)x2 -> 1` on bullet `ChessBoard` records (from
+    /// `datagen --format bullet`, or bullet's tools) on the CPU; writes it in bullet's
+    /// quantised layout (see nets/README.md).
+    Train {
+        /// The record files, read whole into memory (32 bytes a position).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        /// Write the trained net here.
+        #[arg(long)]
+        out: String,
+        /// Hidden size N.
+        #[arg(long, default_value_t = 64)]
+        hidden: usize,
+        /// Activation of the hidden layer.
+        #[arg(long, default_value = "screlu", value_parser = ["screlu", "crelu"])]
+        activation: String,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Positions per AdamW step.
+        #[arg(long, default_value_t = 16_384)]
+        batch: usize,
+        /// Initial learning rate.
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// The learning rate drops ×0.1 from this fraction of the epochs on.
+        #[arg(long, default_value_t = 0.75)]
+        lr_drop: f64,
+        /// Weight of the game result in the target (the rest: the search score).
+        #[arg(long, default_value_t = 0.3)]
+        wdl: f32,
+        /// Sigmoid scale in centipawns (evaluation and score).
+        #[arg(long, default_value_t = 400.0)]
+        scale: f32,
+        /// Fraction of the positions (the last ones) held out for the validation loss.
+        #[arg(long, default_value_t = 0.05)]
+        validation: f64,
+        /// Threads computing gradients.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the initial weights and the shuffles.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the net of every epoch into this directory (`epoch-K.nnue`).
+        #[arg(long)]
+        checkpoints: Option<String>,
+    },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
         /// Clock for the engine, `[moves/]base+inc` in seconds (e.g. `5+0.1`).
@@ -240,11 +293,51 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
         Some(Tool::Games) => list_games(),
-        Some(Tool::Bench { depth }) => {
-            for line in bench::run(depth, DEFAULT_HASH_MB).lines() {
+        Some(Tool::Bench { depth, evalfile }) => {
+            let mut settings = games::VariantSettings::default();
+            if let Some(path) = evalfile {
+                match nnue::Network::load(std::path::Path::new(&path)) {
+                    Ok(net) => settings.eval_net = Some(std::sync::Arc::new(net)),
+                    Err(e) => return report(Err(e.to_string())),
+                }
+            }
+            for line in bench::run_with(depth, DEFAULT_HASH_MB, &settings).lines() {
                 println!("{line}");
             }
             ExitCode::SUCCESS
+        }
+        Some(Tool::Train {
+            data,
+            out,
+            hidden,
+            activation,
+            epochs,
+            batch,
+            lr,
+            lr_drop,
+            wdl,
+            scale,
+            validation,
+            threads,
+            seed,
+            checkpoints,
+        }) => {
+            let settings = TrainSettings {
+                hidden,
+                activation: Activation::from_name(&activation).unwrap_or_default(),
+                epochs,
+                batch,
+                lr,
+                lr_drop,
+                wdl,
+                scale,
+                validation,
+                threads,
+                seed,
+                checkpoints: checkpoints.map(Into::into),
+                ..TrainSettings::default()
+            };
+            report(run_train(&data, &out, &settings))
         }
         Some(Tool::TreeStats {
             fen,
@@ -476,6 +569,69 @@ fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), St
         summary.white_wins,
         summary.draws,
         summary.black_wins
+    );
+    Ok(())
+}
+
+/// `cutoff train`: loads the records, trains, writes the net and reports each epoch.
+fn run_train(data: &[String], out: &str, settings: &TrainSettings) -> Result<(), String> {
+    let mut records = Vec::new();
+    for path in data {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let whole = bytes.len() / datagen::BULLET_RECORD_BYTES;
+        if bytes.len() % datagen::BULLET_RECORD_BYTES != 0 {
+            eprintln!(
+                "warning: {path}: {} trailing bytes ignored (a partial record)",
+                bytes.len() % datagen::BULLET_RECORD_BYTES
+            );
+        }
+        records.extend(datagen::decode_bullet(&bytes));
+        println!("{path}: {whole} positions");
+    }
+    println!(
+        "training (768 -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        settings.hidden,
+        settings.activation,
+        records.len(),
+        settings.validation * 100.0,
+        settings.epochs,
+        settings.batch,
+        settings.lr,
+        settings.lr_gamma,
+        settings.lr_drop * 100.0,
+        settings.wdl,
+        settings.scale,
+        settings.threads,
+        settings.seed
+    );
+    let started = std::time::Instant::now();
+    let result = train::train(&records, settings, |epoch| {
+        println!(
+            "epoch {:>3} lr {:.2e} train loss {:.6} validation loss {:.6} {:.0} positions/s{}",
+            epoch.epoch,
+            epoch.lr,
+            epoch.train_loss,
+            epoch.validation_loss,
+            epoch.positions_per_second,
+            epoch
+                .checkpoint
+                .as_ref()
+                .map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    })?;
+    result
+        .net
+        .quantise()
+        .save(std::path::Path::new(out))
+        .map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!(
+        "{} training and {} validation positions, validation loss {:.6} -> {:.6}, {:.0} s; net written to {out}",
+        result.train_positions,
+        result.validation_positions,
+        result.initial_validation_loss,
+        result.epochs.last().map_or(f64::NAN, |e| e.validation_loss),
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }

@@ -63,6 +63,7 @@ pub const INFO: GameInfo = GameInfo {
     opening_book: "openings/ataxx.txt",
     match_tc: "2+0.02",
     chess960: false,
+    eval_net: None,
     solvable: false,
     pgn_variant: Some("ataxx"),
     test_set: None,

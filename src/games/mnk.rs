@@ -39,6 +39,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     opening_book: "openings/tictactoe.txt",
     match_tc: "0.2+0.01",
     chess960: false,
+    eval_net: None,
     solvable: true,
     pgn_variant: Some("tictactoe"),
     test_set: None,

@@ -30,11 +30,12 @@ pub mod mnk;
 pub mod registry;
 
 pub use registry::{
-    BenchPosition, GameInfo, GameVisitor, PieceMarks, Registered, TestLine, VariantSettings,
+    BenchPosition, EvalNet, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered, TestLine,
+    VariantSettings,
 };
 
 registry::registry! {
-    Chess: chess::Chess = |settings| chess::ChessVariant { chess960: settings.chess960 }, chess::INFO;
+    Chess: chess::Chess = chess::ChessVariant::from_settings, chess::INFO;
     Connect4: connect4::Connect4 = |_| (), connect4::INFO;
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;

@@ -7,6 +7,10 @@
 //! [`GameKind::visit`](super::GameKind::visit) dispatch, so a
 //! tool written once as a [`GameVisitor`] runs for every registered game.
 
+use std::any::Any;
+use std::path::Path;
+use std::sync::Arc;
+
 use crate::search::{Game, GameError, ScoreReport};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
@@ -68,6 +72,19 @@ pub struct TestLine {
 /// Reads one line of a game's exact test sets.
 pub type TestLineParser = fn(&str) -> Result<TestLine, GameError>;
 
+/// An evaluation network, loaded once and shared by every position and thread; the game
+/// that loaded it downcasts it to its own type.
+pub type EvalNet = Arc<dyn Any + Send + Sync>;
+
+/// How a game takes an evaluation network: the `EvalFile` and `UseNNUE` options.
+#[derive(Clone, Copy, Debug)]
+pub struct NetSupport {
+    /// Reads and checks a net file; the error says what is wrong with it.
+    pub load: fn(&Path) -> Result<EvalNet, String>,
+    /// The net built into the binary, used when `EvalFile` names none.
+    pub embedded: fn() -> Option<EvalNet>,
+}
+
 /// What a game (one variant of it) tells about itself, once, for every tool.
 #[derive(Clone, Debug)]
 pub struct GameInfo {
@@ -91,6 +108,8 @@ pub struct GameInfo {
     pub match_tc: &'static str,
     /// Whether the `UCI_Chess960` option selects a variant of this game.
     pub chess960: bool,
+    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
+    pub eval_net: Option<NetSupport>,
     /// Whether `solve` may search it without a node budget (its tree is small enough).
     pub solvable: bool,
     /// The PGN `Variant` tag of its game records; `None` for standard chess.
@@ -112,11 +131,15 @@ impl GameInfo {
     }
 }
 
-/// Settings of the protocol that choose a variant (`UCI_Chess960`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// Settings of the protocol that choose a variant (`UCI_Chess960`) and its evaluation
+/// (`EvalFile`, `UseNNUE`).
+#[derive(Clone, Debug, Default)]
 pub struct VariantSettings {
     /// Chess960 castling and FENs.
     pub chess960: bool,
+    /// The network that evaluates, for a game with [`GameInfo::eval_net`]; `None`: the
+    /// game's own evaluation.
+    pub eval_net: Option<EvalNet>,
 }
 
 /// A registered game handed to a [`GameVisitor`]: which one, its description and variant.

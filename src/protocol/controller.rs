@@ -20,10 +20,11 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use super::command::{parse, Command};
 use super::format::Dialect;
 use super::options::{
-    option_lines, parse_option, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
+    missing_for_game, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
+    DEFAULT_MOVE_OVERHEAD_MS,
 };
 use super::session::{new_session, Session};
-use crate::games::{self, GameKind};
+use crate::games::{self, EvalNet, GameKind, VariantSettings};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -119,6 +120,10 @@ struct Controller {
     threads: usize,
     multipv: usize,
     chess960: bool,
+    /// The network `EvalFile` loaded, with the game it was loaded for.
+    eval_file: Option<(GameKind, EvalNet)>,
+    /// `UseNNUE`: evaluate with `eval_file`'s network, or the game's built-in one.
+    use_net: bool,
     debug: bool,
     bench: BenchCommand,
 }
@@ -128,22 +133,42 @@ impl Controller {
         Controller {
             out,
             dialect: Dialect::Uci,
-            session: new_session(game, DEFAULT_HASH_MB, false),
+            session: new_session(game, DEFAULT_HASH_MB, &VariantSettings::default()),
             game,
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             threads: 1,
             multipv: 1,
             chess960: false,
+            eval_file: None,
+            use_net: false,
             debug: false,
             bench,
         }
     }
 
-    /// Replaces the session (another game or variant), carrying the settings over.
+    /// The network that evaluates the current game, if `UseNNUE` is on and it has one:
+    /// `EvalFile`'s, else the one built in.
+    fn eval_net(&self) -> Option<EvalNet> {
+        let support = self.game.info().eval_net?;
+        if !self.use_net {
+            return None;
+        }
+        match &self.eval_file {
+            Some((kind, net)) if *kind == self.game => Some(net.clone()),
+            _ => (support.embedded)(),
+        }
+    }
+
+    /// Replaces the session (another game, variant or evaluation), carrying the settings
+    /// over.
     fn rebuild_session(&mut self) {
         self.session.stop();
-        let mut session = new_session(self.game, self.hash_mb, self.chess960);
+        let settings = VariantSettings {
+            chess960: self.chess960,
+            eval_net: self.eval_net(),
+        };
+        let mut session = new_session(self.game, self.hash_mb, &settings);
         session.set_move_overhead(self.move_overhead);
         session.set_threads(self.threads);
         session.set_multipv(self.multipv);
@@ -270,6 +295,9 @@ impl Controller {
             Ok(change) => change,
             Err(e) => return self.error(e),
         };
+        if let Some(e) = missing_for_game(&change, self.game) {
+            return self.error(e);
+        }
         if self.refuse_while_searching("setoption") {
             return;
         }
@@ -297,6 +325,42 @@ impl Controller {
                     self.game = kind;
                     self.rebuild_session();
                 }
+            }
+            OptionChange::EvalFile(path) => {
+                let Some(support) = self.game.info().eval_net else {
+                    return;
+                };
+                match path {
+                    None => self.eval_file = None,
+                    Some(path) => match (support.load)(std::path::Path::new(&path)) {
+                        Ok(net) => {
+                            self.eval_file = Some((self.game, net));
+                            self.send(format!("info string EvalFile {path} loaded"));
+                        }
+                        Err(e) => {
+                            return self.error(format!(
+                                "EvalFile refused: {e}; the evaluation is unchanged"
+                            ))
+                        }
+                    },
+                }
+                if self.use_net {
+                    self.rebuild_session();
+                }
+            }
+            OptionChange::UseNnue(on) => {
+                if on == self.use_net {
+                    return;
+                }
+                self.use_net = on;
+                if on && self.eval_net().is_none() {
+                    self.use_net = false;
+                    return self.error(
+                        "UseNNUE needs a network: set EvalFile first (none is built in); \
+                         the evaluation is unchanged",
+                    );
+                }
+                self.rebuild_session();
             }
             OptionChange::Chess960(on) => {
                 if on != self.chess960 {

@@ -36,6 +36,10 @@ pub enum OptionChange {
     MultiPv(usize),
     /// `UCI_Chess960`: castling written king-takes-rook, Shredder-FEN castling fields.
     Chess960(bool),
+    /// `EvalFile`: the path of an evaluation network file; `None` (`<empty>`) for none.
+    EvalFile(Option<String>),
+    /// `UseNNUE`: evaluate with the network (`EvalFile`'s, or the built-in one).
+    UseNnue(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -47,6 +51,14 @@ pub enum OptionError {
     /// The option needs a value.
     #[error("option '{0}' needs a value")]
     MissingValue(String),
+    /// The option exists, but not for the current game.
+    #[error("option '{name}' is not available for {game}")]
+    NotForGame {
+        /// Option name.
+        name: String,
+        /// The current game.
+        game: GameKind,
+    },
     /// The value is out of range or of the wrong type.
     #[error("invalid value '{value}' for option '{name}': {expected}")]
     BadValue {
@@ -59,10 +71,11 @@ pub enum OptionError {
     },
 }
 
-/// The `option ...` lines of the handshake, with `game` as the current default.
+/// The `option ...` lines of the handshake, with `game` as the current default. `EvalFile`
+/// and `UseNNUE` are listed only for a game that takes a network.
 pub fn option_lines(game: GameKind) -> Vec<String> {
     let games: String = games::all().map(|kind| format!(" var {kind}")).collect();
-    vec![
+    let mut lines = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         "option name Clear Hash type button".to_string(),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
@@ -73,7 +86,28 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
         ),
         format!("option name Game type combo default {game}{games}"),
         "option name UCI_Chess960 type check default false".to_string(),
-    ]
+    ];
+    if game.info().eval_net.is_some() {
+        lines.push("option name EvalFile type string default <empty>".to_string());
+        lines.push("option name UseNNUE type check default false".to_string());
+    }
+    lines
+}
+
+/// Whether `name` is an option that only some games have, and `game` lacks it.
+pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionError> {
+    let name = match change {
+        OptionChange::EvalFile(_) => "EvalFile",
+        OptionChange::UseNnue(_) => "UseNNUE",
+        _ => return None,
+    };
+    game.info()
+        .eval_net
+        .is_none()
+        .then(|| OptionError::NotForGame {
+            name: name.to_string(),
+            game,
+        })
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
@@ -121,6 +155,13 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         )),
         "ponder" => Ok(OptionChange::Ponder(check("Ponder", value)?)),
         "uci_chess960" => Ok(OptionChange::Chess960(check("UCI_Chess960", value)?)),
+        "evalfile" => {
+            let path = value.map(str::trim).unwrap_or_default();
+            Ok(OptionChange::EvalFile(
+                (!path.is_empty() && path != "<empty>").then(|| path.to_string()),
+            ))
+        }
+        "usennue" => Ok(OptionChange::UseNnue(check("UseNNUE", value)?)),
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),
@@ -158,6 +199,21 @@ mod tests {
             parse_option("Clear Hash", None),
             Ok(OptionChange::ClearHash)
         );
+        assert_eq!(
+            parse_option("EvalFile", Some(" nets/a b.nnue ")),
+            Ok(OptionChange::EvalFile(Some("nets/a b.nnue".to_string())))
+        );
+        assert_eq!(
+            parse_option("evalfile", Some("<empty>")),
+            Ok(OptionChange::EvalFile(None))
+        );
+        assert_eq!(
+            parse_option("UseNNUE", Some("true")),
+            Ok(OptionChange::UseNnue(true))
+        );
+        let connect4 = games::find("connect4").unwrap();
+        assert!(missing_for_game(&OptionChange::UseNnue(true), connect4).is_some());
+        assert!(missing_for_game(&OptionChange::UseNnue(true), games::default_game()).is_none());
         assert!(matches!(
             parse_option("Contempt", Some("1")),
             Err(OptionError::Unknown(_))
@@ -171,6 +227,9 @@ mod tests {
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
         assert_eq!(lines.len(), 8);
+        let chess = option_lines(games::find("chess").unwrap());
+        assert_eq!(chess.len(), 10);
+        assert!(chess.contains(&"option name EvalFile type string default <empty>".to_string()));
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
         );

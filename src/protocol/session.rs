@@ -62,9 +62,9 @@ pub trait Session: Send {
     fn perft(&self, depth: u32) -> Vec<String>;
 }
 
-/// Creates the session of a game. `chess960` selects Chess960 castling notation.
-pub fn new_session(kind: GameKind, hash_mb: usize, chess960: bool) -> Box<dyn Session> {
-    kind.visit(&VariantSettings { chess960 }, NewSession { hash_mb })
+/// Creates the session of a game in the variant and with the evaluation `settings` select.
+pub fn new_session(kind: GameKind, hash_mb: usize, settings: &VariantSettings) -> Box<dyn Session> {
+    kind.visit(settings, NewSession { hash_mb })
 }
 
 /// Builds the session of the visited game.

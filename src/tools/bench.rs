@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::games::{self, GameVisitor, Registered};
+use crate::games::{self, GameVisitor, Registered, VariantSettings};
 use crate::search::{Game, Limits, ThreadPool};
 
 /// One game's share of the bench.
@@ -102,11 +102,18 @@ impl GameVisitor for BenchGame {
 }
 
 /// Runs the bench over every registered game; `depth` overrides each game's own depth.
+/// The bench signature: default variants, each game's own evaluation.
 pub fn run(depth: Option<u32>, hash_mb: usize) -> BenchReport {
+    run_with(depth, hash_mb, &VariantSettings::default())
+}
+
+/// The bench with the variants and evaluation networks `settings` select (`cutoff bench
+/// --evalfile`): nodes then differ from the signature.
+pub fn run_with(depth: Option<u32>, hash_mb: usize, settings: &VariantSettings) -> BenchReport {
     let hash_mb = hash_mb.clamp(1, 64);
     BenchReport {
         games: games::all()
-            .map(|kind| kind.visit_default(BenchGame { depth, hash_mb }))
+            .map(|kind| kind.visit(settings, BenchGame { depth, hash_mb }))
             .collect(),
     }
 }

@@ -24,6 +24,7 @@ pub struct PerftOptions {
 pub fn run_command(kind: GameKind, options: &PerftOptions) -> Result<Vec<String>, String> {
     let settings = VariantSettings {
         chess960: options.chess960,
+        ..VariantSettings::default()
     };
     kind.visit(&settings, PerftCommand { options })
 }

@@ -14,6 +14,7 @@ pub const INFO: GameInfo = GameInfo {
     opening_book: "openings/chess.txt",
     match_tc: "8+0.08",
     chess960: true,
+    eval_net: Some(super::nnue::NET_SUPPORT),
     solvable: false,
     pgn_variant: None,
     test_set: None,

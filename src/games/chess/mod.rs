@@ -3,8 +3,9 @@
 //! Move generation, legality and Zobrist keys come from `cozy_chess::Board`; this module adds
 //! what a search needs on top: copy-make with a preallocated stack of previous boards, the
 //! key history for repetition draws, the fifty-move and insufficient-material rules, a
-//! static exchange evaluator and capture ordering. The evaluation is in [`eval`], its tuned
-//! weights in [`weights`].
+//! static exchange evaluator and capture ordering. The hand-crafted evaluation is in
+//! [`eval`], its tuned weights in [`weights`]; the variant may carry an NNUE network
+//! instead ([`nnue`]), whose accumulators then follow make/unmake.
 //!
 //! Notation is UCI long algebraic. `cozy-chess` keeps castling internally as "king takes
 //! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the
@@ -12,6 +13,7 @@
 //! accepted too).
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use cozy_chess::util::{display_uci_move, parse_uci_move};
 use cozy_chess::{
@@ -21,6 +23,7 @@ use cozy_chess::{
 
 pub mod eval;
 mod info;
+pub mod nnue;
 pub mod training;
 pub mod weights;
 
@@ -34,11 +37,27 @@ use crate::search::{EndReason, Game, GameEnd, GameError, MoveList, Outcome, Play
 /// Boards kept ready on the unmake stack without reallocating.
 const STACK_RESERVE: usize = 1024;
 
-/// Which chess is played; only the castling notation differs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which chess is played (only the castling notation differs) and how it is evaluated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChessVariant {
     /// Chess960 notation: castling as king-takes-rook, Shredder FEN castling fields.
     pub chess960: bool,
+    /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<nnue::Network>>,
+}
+
+impl ChessVariant {
+    /// The variant the protocol's settings select: `UCI_Chess960`, and the network when
+    /// the settings carry one (a chess [`nnue::Network`]; anything else is ignored).
+    pub fn from_settings(settings: &crate::games::VariantSettings) -> ChessVariant {
+        ChessVariant {
+            chess960: settings.chess960,
+            net: settings
+                .eval_net
+                .clone()
+                .and_then(|net| net.downcast::<nnue::Network>().ok()),
+        }
+    }
 }
 
 /// A chess position with its history, searchable as a [`Game`].
@@ -52,6 +71,8 @@ pub struct Chess {
     stack: Vec<Board>,
     /// Repetition keys of every position since the start, the current one last.
     keys: Vec<u64>,
+    /// The NNUE accumulators of every position on the stack, when a net evaluates.
+    nnue: Option<nnue::NnueState>,
 }
 
 impl Clone for Chess {
@@ -64,9 +85,10 @@ impl Clone for Chess {
         keys.extend_from_slice(&self.keys);
         Chess {
             board: self.board.clone(),
-            variant: self.variant,
+            variant: self.variant.clone(),
             stack,
             keys,
+            nnue: self.nnue.clone(),
         }
     }
 }
@@ -76,11 +98,16 @@ impl Chess {
     fn from_board(variant: ChessVariant, board: Board) -> Chess {
         let mut keys = Vec::with_capacity(STACK_RESERVE);
         keys.push(repetition_key(&board));
+        let nnue = variant
+            .net
+            .as_ref()
+            .map(|net| nnue::NnueState::new(Arc::clone(net), &board));
         Chess {
             board,
             variant,
             stack: Vec::with_capacity(STACK_RESERVE),
             keys,
+            nnue,
         }
     }
 
@@ -90,8 +117,13 @@ impl Chess {
     }
 
     /// The variant being played.
-    pub fn variant(&self) -> ChessVariant {
-        self.variant
+    pub fn variant(&self) -> &ChessVariant {
+        &self.variant
+    }
+
+    /// The NNUE state (network and accumulators), when a net evaluates.
+    pub fn nnue(&self) -> Option<&nnue::NnueState> {
+        self.nnue.as_ref()
     }
 
     /// How many earlier positions in the reversible window have the current key.
@@ -332,7 +364,7 @@ impl Game for Chess {
     type Variant = ChessVariant;
 
     fn start(variant: &ChessVariant) -> Self {
-        Chess::from_board(*variant, Board::startpos())
+        Chess::from_board(variant.clone(), Board::startpos())
     }
 
     fn from_fen(variant: &ChessVariant, fen: &str) -> Result<Self, GameError> {
@@ -366,7 +398,7 @@ impl Game for Chess {
             Board::from_fen(&normalized, false)
         };
         parsed
-            .map(|board| Chess::from_board(*variant, board))
+            .map(|board| Chess::from_board(variant.clone(), board))
             .map_err(|error| GameError::position(fen, error.to_string()))
     }
 
@@ -426,6 +458,9 @@ impl Game for Chess {
     }
 
     fn make_move(&mut self, mv: Move) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.push_move(&self.board, mv);
+        }
         self.stack.push(self.board.clone());
         self.board.play_unchecked(mv);
         self.keys.push(repetition_key(&self.board));
@@ -435,6 +470,9 @@ impl Game for Chess {
         if let Some(previous) = self.stack.pop() {
             self.board = previous;
             self.keys.pop();
+            if let Some(nnue) = &mut self.nnue {
+                nnue.pop();
+            }
         }
     }
 
@@ -448,7 +486,10 @@ impl Game for Chess {
     }
 
     fn evaluate(&self) -> i32 {
-        evaluate_board(&self.board)
+        match &self.nnue {
+            Some(nnue) => nnue.evaluate(self.board.side_to_move()),
+            None => evaluate_board(&self.board),
+        }
     }
 
     fn hash(&self) -> u64 {
@@ -588,6 +629,9 @@ impl Game for Chess {
     fn make_null(&mut self) {
         let next = self.board.null_move();
         self.stack.push(self.board.clone());
+        if let Some(nnue) = &mut self.nnue {
+            nnue.push_null();
+        }
         if let Some(mut board) = next {
             // Repetitions never reach back across a null move.
             board.set_halfmove_clock(0);
@@ -600,6 +644,9 @@ impl Game for Chess {
         if let Some(previous) = self.stack.pop() {
             self.board = previous;
             self.keys.pop();
+            if let Some(nnue) = &mut self.nnue {
+                nnue.pop();
+            }
         }
     }
 
@@ -697,8 +744,14 @@ mod tests {
     use crate::search::GameResult;
     use std::time::Instant;
 
-    const STANDARD: ChessVariant = ChessVariant { chess960: false };
-    const CHESS960: ChessVariant = ChessVariant { chess960: true };
+    const STANDARD: ChessVariant = ChessVariant {
+        chess960: false,
+        net: None,
+    };
+    const CHESS960: ChessVariant = ChessVariant {
+        chess960: true,
+        net: None,
+    };
 
     fn position(fen: &str) -> Chess {
         Chess::from_fen(&STANDARD, fen).expect("test FEN is valid")

@@ -43,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     opening_book: "openings/connect4.txt",
     match_tc: "1+0.01",
     chess960: false,
+    eval_net: None,
     solvable: true,
     pgn_variant: Some("connect4"),
     test_set: Some(test_sets::parse_line),

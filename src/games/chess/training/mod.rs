@@ -1,6 +1,8 @@
 //! Training the chess evaluation on cutoff's own games: `cutoff datagen` plays the engine
-//! against itself and writes labelled positions, `cutoff tune` fits the evaluation's
-//! weights to them. Both are chess-only, so they live with the evaluation they train.
+//! against itself and writes labelled positions, `cutoff tune` fits the hand-crafted
+//! evaluation's weights to them, `cutoff train` trains an NNUE network on them. All are
+//! chess-only, so they live with the evaluation they train.
 
 pub mod datagen;
+pub mod train;
 pub mod tune;

@@ -1,0 +1,113 @@
+//! The NNUE options over the protocol: `EvalFile` and `UseNNUE` are listed for chess only,
+//! a missing, truncated or corrupt net file is refused with `info string error:` and the
+//! engine keeps its evaluation and answers; a good net changes the evaluation.
+
+mod common;
+
+use common::{bestmove_of, Engine, TIMEOUT};
+use cutoff::games::chess::nnue::Activation;
+use cutoff::games::chess::training::train::FloatNetwork;
+
+/// A small valid net file in a fresh temporary directory.
+fn net_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    FloatNetwork::random(32, Activation::SCReLU, 7)
+        .quantise()
+        .save(&path)
+        .expect("net written");
+    path
+}
+
+fn eval_line(engine: &mut Engine) -> String {
+    engine.send("eval");
+    engine.expect("info string eval")
+}
+
+#[test]
+fn eval_options_are_listed_for_chess_only() {
+    let mut engine = Engine::game("chess");
+    engine.send("uci");
+    let lines = engine.read_until("uciok", TIMEOUT);
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+    let mut engine = Engine::game("connect4");
+    engine.send("uci");
+    let lines = engine.read_until("uciok", TIMEOUT);
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("EvalFile") || l.contains("UseNNUE")));
+    engine.send("setoption name UseNNUE value true");
+    let error = engine.expect("info string error:");
+    assert!(error.contains("not available for connect4"), "{error}");
+}
+
+#[test]
+fn bad_net_files_are_refused_and_the_engine_goes_on() {
+    let mut engine = Engine::game("chess");
+    engine.send("uci");
+    engine.read_until("uciok", TIMEOUT);
+    engine.send("position startpos moves e2e4");
+    let hce = eval_line(&mut engine);
+
+    engine.send("setoption name EvalFile value /nonexistent/net.nnue");
+    let error = engine.expect("info string error:");
+    assert!(
+        error.contains("EvalFile refused") && error.contains("/nonexistent/net.nnue"),
+        "{error}"
+    );
+    engine.send("setoption name UseNNUE value true");
+    let error = engine.expect("info string error:");
+    assert!(error.contains("UseNNUE needs a network"), "{error}");
+
+    let good = net_file("good.nnue");
+    let bytes = std::fs::read(&good).unwrap();
+    let truncated = good.with_file_name("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 100]).unwrap();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(error.contains("bytes is not the size"), "{error}");
+    let corrupt = good.with_file_name("corrupt.nnue");
+    let mut garbage = bytes.clone();
+    *garbage.last_mut().unwrap() = 0xff;
+    std::fs::write(&corrupt, &garbage).unwrap();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        corrupt.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(error.contains("padding"), "{error}");
+
+    // Still the hand-crafted evaluation, still searching.
+    engine.send("position startpos moves e2e4");
+    assert_eq!(eval_line(&mut engine), hce);
+    engine.send("go depth 4");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+
+    // A good file loads; UseNNUE switches the evaluation and back.
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(engine.expect("info string EvalFile").ends_with("loaded"));
+    engine.send("setoption name UseNNUE value true");
+    engine.send("position startpos moves e2e4");
+    let nnue = eval_line(&mut engine);
+    assert_ne!(nnue, hce);
+    engine.send("go depth 4");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    // A bad file now leaves the good net in place.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
+    engine.expect("info string error:");
+    engine.send("position startpos moves e2e4");
+    assert_eq!(eval_line(&mut engine), nnue);
+    engine.send("setoption name UseNNUE value false");
+    engine.send("position startpos moves e2e4");
+    assert_eq!(eval_line(&mut engine), hce);
+    engine.sync();
+    let _ = std::fs::remove_dir_all(good.parent().unwrap());
+}

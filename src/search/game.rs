@@ -181,6 +181,9 @@ pub struct Pruning {
     pub quiescence: bool,
     /// Search one ply deeper when the side to move is in check.
     pub check_extensions: bool,
+    /// Internal iterative reductions: search a PV or expected cut node one ply shallower
+    /// when the transposition table has no move for it.
+    pub internal_reductions: bool,
 }
 
 impl Pruning {

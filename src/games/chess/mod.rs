@@ -541,6 +541,7 @@ impl Game for Chess {
             // scored 45.5% against the same build without (Elo -31 +/- 38); quiescence
             // already answers checks with every evasion.
             check_extensions: false,
+            internal_reductions: true,
         }
     }
 

@@ -24,7 +24,7 @@ use super::events::{SearchEvent, SearchInfo, SearchResult};
 use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
 use super::limits::{deadlines, Deadlines, Limits};
-use super::ordering::{history_bonus, MovePicker, OrderingTables};
+use super::ordering::{history_bonus, MovePicker, NodeContext, OrderingTables};
 use super::pool::{CompletedIteration, SharedIterations};
 use super::score::{is_mate, outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, TranspositionTable, TtEntry};
@@ -270,6 +270,9 @@ pub struct Searcher<G: Game> {
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     /// Static evaluation per ply of the current line (`None` in check), for `improving`.
     static_evals: Vec<Option<Score>>,
+    /// Continuation index of the move played at each ply of the current line (`None`: a
+    /// null move, or a game without continuation indices).
+    continuations: Vec<Option<usize>>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -285,9 +288,10 @@ impl<G: Game> Searcher<G> {
                 peers: Vec::new(),
             },
             state: SearchState::new(),
-            tables: OrderingTables::new(G::HISTORY_SIZE),
+            tables: OrderingTables::for_game::<G>(),
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             static_evals: vec![None; MAX_PLY + 1],
+            continuations: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -1077,6 +1081,7 @@ impl<G: Game> Searcher<G> {
             return Some(None);
         }
         let reduction = 3 + node.depth / 4;
+        self.continuations[node.ply] = None;
         game.make_null();
         let result = self.negamax(
             game,
@@ -1115,7 +1120,7 @@ impl<G: Game> Searcher<G> {
         }
         let features = self.settings.features;
         Some(if features.ordering && features.learnt_ordering {
-            MovePicker::new(game, moves, tt_move, &self.tables, ply)
+            MovePicker::new(moves, tt_move, self.context(ply))
         } else if features.ordering {
             MovePicker::with_hints(game, moves, tt_move)
         } else {
@@ -1139,6 +1144,7 @@ impl<G: Game> Searcher<G> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut noisy_tried: ArrayVec<G::Move, 32> = ArrayVec::new();
         let mut quiets_seen = 0;
         // Futility and late move pruning skip quiet moves that do not give check, once a
         // move has kept us from being mated.
@@ -1148,9 +1154,16 @@ impl<G: Game> Searcher<G> {
         let futile = static_eval.raw.is_some_and(|eval| {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
-        while let Some(mv) = picker.next_move() {
+        while let Some(mv) = picker.next_move(&*game, &self.tables) {
             let move_number = picker.handed_out();
-            let quiet = picker.last_score() < QUIET_HINT_LIMIT && !game.is_noisy(mv);
+            let noisy = game.is_noisy(mv);
+            // The hash move is scored above everything: ask the game what it is.
+            let hint = if picker.last_is_tt_move() && !noisy {
+                game.move_hint(mv)
+            } else {
+                picker.last_score()
+            };
+            let quiet = hint < QUIET_HINT_LIMIT && !noisy;
             if quiet {
                 quiets_seen += 1;
             }
@@ -1158,6 +1171,7 @@ impl<G: Game> Searcher<G> {
                 && quiet
                 && best_score > -MATE_BOUND
                 && (futile || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > late_move_limit));
+            self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
             if prune && !game.in_check() {
                 game.unmake_move(mv);
@@ -1181,14 +1195,14 @@ impl<G: Game> Searcher<G> {
                     if move_number == 1 {
                         self.state.stats.first_move_cutoffs += 1;
                     }
-                    if quiet {
-                        self.reward_quiet(game, ply, depth, mv, &quiets_tried);
-                    }
+                    self.reward_cutoff(game, node, mv, quiet, &quiets_tried, &noisy_tried);
                     break;
                 }
             }
-            if quiet && quiets_tried.len() < quiets_tried.capacity() {
-                quiets_tried.push(mv);
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
+            } else if noisy {
+                let _ = noisy_tried.try_push(mv);
             }
         }
         Some((best_score, best_move))
@@ -1351,9 +1365,9 @@ impl<G: Game> Searcher<G> {
         let mut moves = MoveList::new();
         game.generate_noisy(&mut moves);
         let tt_move = hit.and_then(|hit| hit.move_code);
-        let mut picker = MovePicker::new(game, moves, tt_move, &self.tables, ply);
+        let mut picker = MovePicker::new(moves, tt_move, self.context(ply));
         let mut best_move = None;
-        while let Some(mv) = picker.next_move() {
+        while let Some(mv) = picker.next_move(&*game, &self.tables) {
             // Moves the game hints below the quiet limit lose material (SEE < 0 in chess):
             // they come last, and outside check they are not worth a node (the table's
             // move, handed out first whatever its hint, is asked again).
@@ -1364,6 +1378,7 @@ impl<G: Game> Searcher<G> {
             if !in_check && is_tt_move && game.move_hint(mv) < QUIET_HINT_LIMIT {
                 continue;
             }
+            self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
             let result = self.quiescence(game, ply + 1, -beta, -alpha);
             game.unmake_move(mv);
@@ -1411,13 +1426,49 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    fn reward_quiet(&mut self, game: &G, ply: usize, depth: i32, mv: G::Move, tried: &[G::Move]) {
-        self.tables.add_killer(ply, mv);
-        let bonus = history_bonus(depth);
-        self.tables.update_history(game.history_index(mv), bonus);
-        for &other in tried {
-            self.tables
-                .update_history(game.history_index(other), -bonus);
+    /// Where the node at `ply` sits for the ordering tables: its ply and the continuation
+    /// indices of the two moves before it.
+    fn context(&self, ply: usize) -> NodeContext {
+        let back = |plies: usize| {
+            ply.checked_sub(plies)
+                .and_then(|before| self.continuations[before])
+        };
+        NodeContext {
+            ply,
+            previous: [back(1), back(2)],
+        }
+    }
+
+    /// Learns from a beta cut-off by `mv` at `node`: a quiet move becomes a killer and the
+    /// counter move of the previous move, and gains butterfly and continuation history
+    /// that the quiet moves tried before it lose; a noisy move gains capture history. The
+    /// noisy moves tried before it lose capture history either way.
+    fn reward_cutoff(
+        &mut self,
+        game: &G,
+        node: &Node,
+        mv: G::Move,
+        quiet: bool,
+        quiets_tried: &[G::Move],
+        noisy_tried: &[G::Move],
+    ) {
+        let bonus = history_bonus(node.depth);
+        let context = self.context(node.ply);
+        let tables = &mut self.tables;
+        if quiet {
+            tables.add_killer(node.ply, mv);
+            tables.set_counter(context.previous[0], mv);
+            tables.update_history(game.history_index(mv), bonus);
+            tables.update_continuation(&context, game.continuation_index(mv), bonus);
+            for &other in quiets_tried {
+                tables.update_history(game.history_index(other), -bonus);
+                tables.update_continuation(&context, game.continuation_index(other), -bonus);
+            }
+        } else if game.is_noisy(mv) {
+            tables.update_capture(game.capture_history_index(mv), bonus);
+        }
+        for &other in noisy_tried {
+            tables.update_capture(game.capture_history_index(other), -bonus);
         }
     }
 }

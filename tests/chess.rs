@@ -102,10 +102,11 @@ const MATES: &[(&str, i32, Option<&str>)] = &[
 fn mates_in_n_are_found_with_the_right_distance() {
     for &(fen, moves, first) in MATES {
         let game = chess(fen);
-        // Late move pruning and reductions (and no check extensions) push the shortest mate
-        // past depth 2N: the KQK mate in 4 shows as mate 5 up to depth 14 and as mate 4
-        // from depth 15. Eight plies of margin let every line of the mate be searched.
-        let result = search(&game, &Limits::depth(2 * moves as u32 + 8));
+        // Late move pruning and reductions, internal iterative reductions (and no check
+        // extensions) push the shortest mate past depth 2N: the KQK mate in 4 shows as
+        // mate 5 up to depth 16 and as mate 4 from depth 17. Ten plies of margin let every
+        // line of the mate be searched.
+        let result = search(&game, &Limits::depth(2 * moves as u32 + 10));
         assert_eq!(
             ScoreReport::from_score(result.score),
             ScoreReport::Mate(moves),
@@ -126,7 +127,7 @@ fn mates_in_n_are_found_with_the_right_distance() {
         let best = result.best.expect("a mating move");
         after.make_move(best);
         if moves > 1 {
-            let reply = search(&after, &Limits::depth(2 * moves as u32 + 8));
+            let reply = search(&after, &Limits::depth(2 * moves as u32 + 10));
             assert_eq!(
                 ScoreReport::from_score(reply.score),
                 ScoreReport::Mate(-(moves - 1)),
@@ -329,7 +330,7 @@ fn pv_hygiene_as_fastchess_checks_it() {
         // Mates for and against the side to move.
         ("1k6/3K3R/8/8/8/8/8/8 w - - 0 1", "", 12, Some("mate 3")),
         ("k7/8/1K6/8/8/8/8/7R b - - 0 1", "", 6, Some("mate -1")),
-        ("8/8/8/7K/8/7k/5Q2/8 w - - 0 1", "", 16, Some("mate 4")),
+        ("8/8/8/7K/8/7k/5Q2/8 w - - 0 1", "", 18, Some("mate 4")),
         // A stalemate trap: the pv must not walk into stalemate and go on.
         ("7k/8/6K1/8/8/8/8/6Q1 w - - 0 1", "", 10, None),
         // The fifty-move rule falls two plies from the root: the pv stops there.

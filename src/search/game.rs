@@ -181,6 +181,9 @@ pub struct Pruning {
     pub quiescence: bool,
     /// Search one ply deeper when the side to move is in check.
     pub check_extensions: bool,
+    /// Internal iterative reductions: search a PV or expected cut node one ply shallower
+    /// when the transposition table has no move for it.
+    pub internal_reductions: bool,
 }
 
 impl Pruning {
@@ -254,6 +257,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     const HISTORY_SIZE: usize;
     /// Index of a move in the history table (usually from/to and the side to move).
     fn history_index(&self, mv: Self::Move) -> usize;
+    /// The size of the continuation index space (0: the game has none, and continuation
+    /// histories and counter moves stay off).
+    const CONTINUATION_SIZE: usize = 0;
+    /// Index of `mv` (about to be played here) in continuation histories and the
+    /// counter-move table, below [`Game::CONTINUATION_SIZE`]: what moved where (chess: the
+    /// coloured piece and its target square). A move is judged by the moves one and two
+    /// plies before it through these indices.
+    fn continuation_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+    /// The size of the capture history (0: the game has none).
+    const CAPTURE_HISTORY_SIZE: usize = 0;
+    /// Index of the noisy move `mv` in the capture history, below
+    /// [`Game::CAPTURE_HISTORY_SIZE`] (chess: the coloured piece moved, its target square
+    /// and the piece taken).
+    fn capture_history_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
     /// Ordering hint for `mv` in this position: higher is searched earlier. Captures,
     /// winning or blocking moves should score above `QUIET_HINT_LIMIT`, so killers and
     /// history only sort the quiet rest. Noisy moves hinted below it (captures that lose

@@ -1,6 +1,15 @@
-//! Move ordering: the hash move first, then the game's forcing hints (captures, wins,
-//! blocks), then killer moves, then quiet moves by history plus the game's quiet hint.
-//! Ordering never changes a search value, only how soon cut-offs come.
+//! Move ordering: what each search thread learns about moves (killers, a counter-move
+//! table, butterfly, continuation and capture histories) and the staged move picker that
+//! hands a node's moves out best first. Ordering never changes a search value, only how
+//! soon cut-offs come.
+//!
+//! The picker's stages: the hash move (nothing else is scored before it is searched), then
+//! the forcing moves (the game's hints at or above [`QUIET_HINT_LIMIT`]: winning captures
+//! in chess, by victim and capture history), then the rest scored at once: killers, the
+//! counter move, quiet moves by their hint plus butterfly and continuation histories, and
+//! last the noisy moves the game hints below the limit (losing captures) by hint and
+//! capture history. A game without continuation or capture indices gets the plain
+//! hint + history order.
 
 use arrayvec::ArrayVec;
 
@@ -11,21 +20,61 @@ use super::score::MAX_PLY;
 const HISTORY_MAX: i32 = 16_384;
 const TT_MOVE_SCORE: i32 = i32::MAX;
 const KILLER_SCORES: [i32; 2] = [QUIET_HINT_LIMIT - 1, QUIET_HINT_LIMIT - 2];
-/// Quiet moves stay below the killers.
-const QUIET_CEILING: i32 = QUIET_HINT_LIMIT - 3;
+const COUNTER_SCORE: i32 = QUIET_HINT_LIMIT - 3;
+/// Quiet moves stay below the killers and the counter move.
+const QUIET_CEILING: i32 = QUIET_HINT_LIMIT - 4;
+/// Capture history counts this many times less than the game's hint of a capture (a
+/// full history is worth about two victim classes of chess's MVV hint).
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
-/// Per-thread tables that learn which moves cut off: killers per ply and a history table.
+/// Where a node sits for the learnt tables: its ply (killers) and the continuation indices
+/// of the moves one and two plies before it (`None`: no such move, a null move, or a game
+/// without continuation indices).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeContext {
+    /// Distance from the root.
+    pub ply: usize,
+    /// Continuation indices of the previous move and of the one before it.
+    pub previous: [Option<usize>; 2],
+}
+
+/// Per-thread tables that learn which moves cut off: killers per ply, the move that
+/// refuted each previous move (counter moves), and histories with gravity: butterfly
+/// (side, from, to), continuation (the previous move's index by this move's, one and two
+/// plies back) and capture (piece, target, victim).
 pub struct OrderingTables<M> {
     killers: Vec<[Option<M>; 2]>,
     history: Vec<i32>,
+    continuation_size: usize,
+    continuation: [Vec<i16>; 2],
+    counters: Vec<Option<M>>,
+    captures: Vec<i16>,
 }
 
 impl<M: Copy + Eq> OrderingTables<M> {
-    /// Empty tables for a game whose history index stays below `history_size`.
-    pub fn new(history_size: usize) -> OrderingTables<M> {
+    /// Empty tables for game `G` (sized by its index spaces; allocated once).
+    pub fn for_game<G: Game<Move = M>>() -> OrderingTables<M> {
+        OrderingTables::new(
+            G::HISTORY_SIZE,
+            G::CONTINUATION_SIZE,
+            G::CAPTURE_HISTORY_SIZE,
+        )
+    }
+
+    /// Empty tables for history, continuation and capture indices below the given sizes.
+    pub fn new(
+        history_size: usize,
+        continuation_size: usize,
+        capture_size: usize,
+    ) -> OrderingTables<M> {
+        let pairs = continuation_size * continuation_size;
         OrderingTables {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; history_size],
+            continuation_size,
+            continuation: [vec![0; pairs], vec![0; pairs]],
+            counters: vec![None; continuation_size],
+            captures: vec![0; capture_size],
         }
     }
 
@@ -33,9 +82,15 @@ impl<M: Copy + Eq> OrderingTables<M> {
     pub fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+        for table in &mut self.continuation {
+            table.iter_mut().for_each(|h| *h = 0);
+        }
+        self.counters.iter_mut().for_each(|c| *c = None);
+        self.captures.iter_mut().for_each(|h| *h = 0);
     }
 
-    /// Forgets the killers only (new search; history carries over, aged).
+    /// Forgets the killers (new search); the butterfly history carries over, halved, the
+    /// other tables as they are.
     pub fn new_search(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
@@ -50,11 +105,38 @@ impl<M: Copy + Eq> OrderingTables<M> {
         }
     }
 
+    /// Records `mv` as the refutation of the move with continuation index `previous`.
+    pub fn set_counter(&mut self, previous: Option<usize>, mv: M) {
+        if let Some(slot) = previous.and_then(|p| self.counters.get_mut(p)) {
+            *slot = Some(mv);
+        }
+    }
+
     /// Rewards (`bonus > 0`) or punishes a quiet move's history entry, with gravity.
     pub fn update_history(&mut self, index: usize, bonus: i32) {
         if let Some(entry) = self.history.get_mut(index) {
-            let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-            *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+            *entry = gravity(*entry, bonus);
+        }
+    }
+
+    /// Rewards or punishes the quiet move of continuation index `index` in the
+    /// continuation histories of the node's previous moves.
+    pub fn update_continuation(&mut self, context: &NodeContext, index: Option<usize>, bonus: i32) {
+        let Some(index) = index else {
+            return;
+        };
+        for (table, previous) in self.continuation.iter_mut().zip(context.previous) {
+            let slot = previous.map(|p| p * self.continuation_size + index);
+            if let Some(entry) = slot.and_then(|s| table.get_mut(s)) {
+                *entry = gravity(i32::from(*entry), bonus) as i16;
+            }
+        }
+    }
+
+    /// Rewards or punishes a noisy move's capture history entry.
+    pub fn update_capture(&mut self, index: Option<usize>, bonus: i32) {
+        if let Some(entry) = index.and_then(|i| self.captures.get_mut(i)) {
+            *entry = gravity(i32::from(*entry), bonus) as i16;
         }
     }
 
@@ -65,6 +147,64 @@ impl<M: Copy + Eq> OrderingTables<M> {
     fn history(&self, index: usize) -> i32 {
         self.history.get(index).copied().unwrap_or(0)
     }
+
+    fn continuation(&self, context: &NodeContext, index: Option<usize>) -> i32 {
+        let Some(index) = index else {
+            return 0;
+        };
+        let mut sum = 0;
+        for (table, previous) in self.continuation.iter().zip(context.previous) {
+            let slot = previous.map(|p| p * self.continuation_size + index);
+            sum += slot.and_then(|s| table.get(s)).map_or(0, |&h| i32::from(h));
+        }
+        sum
+    }
+
+    fn capture(&self, index: Option<usize>) -> i32 {
+        index
+            .and_then(|i| self.captures.get(i))
+            .map_or(0, |&h| i32::from(h))
+    }
+
+    fn counter(&self, context: &NodeContext) -> Option<M> {
+        context.previous[0].and_then(|p| self.counters.get(p).copied().flatten())
+    }
+
+    /// The score of a forcing move (the game's hint at or above the limit), kept there.
+    fn forcing_score<G: Game<Move = M>>(&self, game: &G, mv: M, hint: i32) -> i32 {
+        let history = self.capture(game.capture_history_index(mv)) / CAPTURE_HISTORY_DIVISOR;
+        hint.saturating_add(history).max(QUIET_HINT_LIMIT)
+    }
+
+    /// The score of a move the game hints below the limit: a losing noisy move by hint and
+    /// capture history; a killer, the counter move, or a quiet move by hint and histories.
+    fn rest_score<G: Game<Move = M>>(
+        &self,
+        game: &G,
+        mv: M,
+        hint: i32,
+        context: &NodeContext,
+    ) -> i32 {
+        if game.is_noisy(mv) {
+            let history = self.capture(game.capture_history_index(mv));
+            return hint.saturating_add(history / CAPTURE_HISTORY_DIVISOR);
+        }
+        if let Some(rank) = self.killer_rank(context.ply, mv) {
+            return KILLER_SCORES[rank];
+        }
+        if self.counter(context) == Some(mv) {
+            return COUNTER_SCORE;
+        }
+        let histories = self.history(game.history_index(mv))
+            + self.continuation(context, game.continuation_index(mv));
+        hint.saturating_add(histories).min(QUIET_CEILING)
+    }
+}
+
+/// `entry` moved towards `±HISTORY_MAX` by `bonus`, the more slowly the closer it is.
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
 }
 
 /// The history bonus for a cut-off at `depth`.
@@ -72,49 +212,46 @@ pub fn history_bonus(depth: i32) -> i32 {
     (depth * depth * 16).min(HISTORY_MAX / 4)
 }
 
-/// Hands out the moves of one node best-first by selection (lazy: a cut-off on the first
-/// move costs one pass, not a sort).
+/// The stage a [`MovePicker`] is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The hash move is next, if it is among the moves.
+    TtMove,
+    /// Nothing but the hash move is scored yet: score the forcing moves.
+    ScoreForcing,
+    /// Forcing moves are handed out; the rest hold their raw hints until scored.
+    Forcing,
+    /// Everything is scored.
+    Rest,
+}
+
+/// Hands out the moves of one node best-first, by stages (see the module): a cut-off on
+/// the hash move costs no scoring, one on a winning capture no history look-up. Within a
+/// stage, selection (a cut-off on the first move costs one pass, not a sort).
 pub struct MovePicker<M> {
     moves: MoveList<M>,
     scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
+    stage: Stage,
+    tt_move: Option<u16>,
+    context: NodeContext,
 }
 
 impl<M: Copy + Eq> MovePicker<M> {
-    /// Scores `moves` for the node at `ply` of `game`.
-    pub fn new<G: Game<Move = M>>(
-        game: &G,
-        moves: MoveList<M>,
-        tt_move: Option<u16>,
-        tables: &OrderingTables<M>,
-        ply: usize,
-    ) -> MovePicker<M> {
-        let mut scores = ArrayVec::new();
-        for &mv in &moves {
-            let score = if tt_move == Some(G::encode_move(mv)) {
-                TT_MOVE_SCORE
-            } else {
-                let hint = game.move_hint(mv);
-                if hint >= QUIET_HINT_LIMIT {
-                    hint
-                } else if let Some(rank) = tables.killer_rank(ply, mv) {
-                    KILLER_SCORES[rank]
-                } else {
-                    hint.saturating_add(tables.history(game.history_index(mv)))
-                        .min(QUIET_CEILING)
-                }
-            };
-            scores.push(score);
-        }
+    /// A staged picker of `moves` for the node `context` of `game`, the hash move first.
+    pub fn new(moves: MoveList<M>, tt_move: Option<u16>, context: NodeContext) -> MovePicker<M> {
         MovePicker {
             moves,
-            scores,
+            scores: ArrayVec::new(),
             next: 0,
+            stage: Stage::TtMove,
+            tt_move,
+            context,
         }
     }
 
     /// Orders `moves` by the hash move and the game's hints alone, without killers or
-    /// history: for games whose hints already rank quiet moves well (Connect Four's
+    /// histories: for games whose hints already rank quiet moves well (Connect Four's
     /// threat counts), where learnt tables only add noise.
     pub fn with_hints<G: Game<Move = M>>(
         game: &G,
@@ -131,44 +268,120 @@ impl<M: Copy + Eq> MovePicker<M> {
                 }
             })
             .collect();
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        MovePicker::scored(moves, scores)
     }
 
     /// Hands `moves` out in the order given (no ordering: tree statistics' baseline).
     pub fn in_order(moves: MoveList<M>) -> MovePicker<M> {
         let scores = moves.iter().map(|_| 0).collect();
+        MovePicker::scored(moves, scores)
+    }
+
+    fn scored(moves: MoveList<M>, scores: ArrayVec<i32, MAX_MOVES>) -> MovePicker<M> {
         MovePicker {
             moves,
             scores,
             next: 0,
+            stage: Stage::Rest,
+            tt_move: None,
+            context: NodeContext::default(),
         }
     }
 
-    /// The next best move, or `None` when all were handed out.
-    pub fn next_move(&mut self) -> Option<M> {
-        let start = self.next;
-        if start >= self.moves.len() {
+    /// The next best move of `game`'s node as `tables` rank it, or `None` when all were
+    /// handed out.
+    pub fn next_move<G: Game<Move = M>>(
+        &mut self,
+        game: &G,
+        tables: &OrderingTables<M>,
+    ) -> Option<M> {
+        if self.next >= self.moves.len() {
             return None;
         }
+        if self.stage == Stage::TtMove {
+            self.stage = Stage::ScoreForcing;
+            if let Some(mv) = self.pick_tt_move::<G>() {
+                return Some(mv);
+            }
+        }
+        if self.stage == Stage::ScoreForcing {
+            self.score_forcing(game, tables);
+        }
+        let mut best = self.select();
+        if self.stage == Stage::Forcing && self.scores[best] < QUIET_HINT_LIMIT {
+            self.score_rest(game, tables);
+            best = self.select();
+        }
+        Some(self.hand_out(best))
+    }
+
+    /// Stage 1: the hash move, moved to the front, if it is among the moves. Only its
+    /// score is set: the others are scored by the next stage.
+    fn pick_tt_move<G: Game<Move = M>>(&mut self) -> Option<M> {
+        let code = self.tt_move?;
+        let index = self
+            .moves
+            .iter()
+            .position(|&mv| G::encode_move(mv) == code)?;
+        self.moves.swap(0, index);
+        self.scores.push(TT_MOVE_SCORE);
+        self.next = 1;
+        Some(self.moves[0])
+    }
+
+    /// Stage 2: the forcing moves get their scores, the rest their raw hints (below the
+    /// limit, so they wait).
+    fn score_forcing<G: Game<Move = M>>(&mut self, game: &G, tables: &OrderingTables<M>) {
+        for i in self.scores.len()..self.moves.len() {
+            let mv = self.moves[i];
+            let hint = game.move_hint(mv);
+            let score = if hint >= QUIET_HINT_LIMIT {
+                tables.forcing_score(game, mv, hint)
+            } else {
+                hint
+            };
+            self.scores.push(score);
+        }
+        self.stage = Stage::Forcing;
+    }
+
+    /// Stage 3: the forcing moves are all out; the rest get their scores.
+    fn score_rest<G: Game<Move = M>>(&mut self, game: &G, tables: &OrderingTables<M>) {
+        for i in self.next..self.moves.len() {
+            let hint = self.scores[i];
+            self.scores[i] = tables.rest_score(game, self.moves[i], hint, &self.context);
+        }
+        self.stage = Stage::Rest;
+    }
+
+    /// The index of the best-scored move not handed out yet (the first of equals).
+    fn select(&self) -> usize {
+        let start = self.next;
         let mut best = start;
         for i in start + 1..self.moves.len() {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(start, best);
-        self.scores.swap(start, best);
+        best
+    }
+
+    fn hand_out(&mut self, index: usize) -> M {
+        let slot = self.next;
+        self.moves.swap(slot, index);
+        self.scores.swap(slot, index);
         self.next += 1;
-        Some(self.moves[start])
+        self.moves[slot]
     }
 
     /// The ordering score of the move last handed out.
     pub fn last_score(&self) -> i32 {
         self.scores[self.next.saturating_sub(1)]
+    }
+
+    /// Whether the move last handed out is the hash move (scored as nothing else).
+    pub fn last_is_tt_move(&self) -> bool {
+        self.last_score() == TT_MOVE_SCORE
     }
 
     /// How many moves were handed out so far.
@@ -183,19 +396,48 @@ mod tests {
 
     #[test]
     fn history_stays_bounded() {
-        let mut tables = OrderingTables::<u8>::new(4);
+        let mut tables = OrderingTables::<u8>::new(4, 2, 2);
+        let context = NodeContext {
+            ply: 0,
+            previous: [Some(1), Some(0)],
+        };
         for _ in 0..1000 {
             tables.update_history(1, history_bonus(40));
             tables.update_history(2, -history_bonus(40));
+            tables.update_continuation(&context, Some(1), history_bonus(40));
+            tables.update_capture(Some(0), -history_bonus(40));
         }
         assert!(tables.history(1) <= HISTORY_MAX && tables.history(1) > 0);
         assert!(tables.history(2) >= -HISTORY_MAX && tables.history(2) < 0);
+        let both = tables.continuation(&context, Some(1));
+        assert!(both <= 2 * HISTORY_MAX && both > HISTORY_MAX);
+        assert!(tables.capture(Some(0)) >= -HISTORY_MAX && tables.capture(Some(0)) < 0);
         tables.update_history(99, 5); // out of range: ignored, no panic
+        tables.update_capture(Some(99), 5);
+        tables.update_continuation(&context, Some(99), 5);
+    }
+
+    #[test]
+    fn continuation_histories_and_counters_follow_the_previous_moves() {
+        let mut tables = OrderingTables::<u8>::new(1, 3, 0);
+        let after = |previous| NodeContext { ply: 1, previous };
+        tables.update_continuation(&after([Some(2), None]), Some(1), 100);
+        assert_eq!(tables.continuation(&after([Some(2), None]), Some(1)), 100);
+        assert_eq!(tables.continuation(&after([Some(1), None]), Some(1)), 0);
+        assert_eq!(tables.continuation(&after([None, Some(2)]), Some(1)), 0);
+        assert_eq!(tables.continuation(&after([Some(2), Some(2)]), None), 0);
+        tables.set_counter(Some(2), 7);
+        tables.set_counter(None, 8);
+        assert_eq!(tables.counter(&after([Some(2), None])), Some(7));
+        assert_eq!(tables.counter(&after([None, Some(2)])), None);
+        tables.clear();
+        assert_eq!(tables.counter(&after([Some(2), None])), None);
+        assert_eq!(tables.continuation(&after([Some(2), None]), Some(1)), 0);
     }
 
     #[test]
     fn killers_shift() {
-        let mut tables = OrderingTables::<u8>::new(1);
+        let mut tables = OrderingTables::<u8>::new(1, 0, 0);
         tables.add_killer(3, 1);
         tables.add_killer(3, 1);
         tables.add_killer(3, 2);

@@ -24,10 +24,10 @@ use super::events::{SearchEvent, SearchInfo, SearchResult};
 use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
 use super::limits::{deadlines, Deadlines, Limits};
-use super::ordering::{history_bonus, MovePicker, OrderingTables};
+use super::ordering::{history_bonus, MovePicker, NodeContext, OrderingTables};
 use super::pool::{CompletedIteration, SharedIterations};
 use super::score::{is_mate, outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_INTERVAL: u64 = 1024;
@@ -48,6 +48,8 @@ const FUTILITY_BASE: Score = 100;
 const FUTILITY_MARGIN: Score = 90;
 /// Late move pruning: deepest remaining depth it applies to.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
+/// Internal iterative reduction: shallowest remaining depth it applies to.
+const IIR_DEPTH: i32 = 4;
 
 /// Shared switches of a running search, set by the controller thread.
 #[derive(Debug)]
@@ -191,16 +193,70 @@ impl<M> SearchState<M> {
     }
 }
 
+/// What a node of [`Searcher::negamax`] is expected to be: on the principal variation, or
+/// off it with a null window and expected to fail high (a cut node: the refutation is
+/// searched first) or low (an all node: every move is searched). Only the PV kind changes
+/// what the search may do in an exact game; the cut/all guess only steers pruning that
+/// such games switch off.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum NodeKind {
+    /// A principal variation node, searched with an open window.
+    Pv,
+    /// Expected to fail high.
+    Cut,
+    /// Expected to fail low.
+    All,
+}
+
+impl NodeKind {
+    /// The kind of the first child: a PV node's first child is on the PV; the first child
+    /// of a cut node is expected to fail low (it refutes), that of an all node to fail high.
+    fn first_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::All => NodeKind::Cut,
+        }
+    }
+
+    /// The kind of a later child searched at full depth with a null window: off a PV or an
+    /// all node it is expected to fail high, off a cut node (whose first move failed to
+    /// cut) low. Reduced searches of late moves are cut nodes.
+    fn later_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+            NodeKind::Cut => NodeKind::All,
+        }
+    }
+}
+
 /// A node of [`Searcher::negamax`] past its first steps: remaining depth (check extension
-/// included), ply, window (narrowed by mate distance pruning) and kind.
+/// and internal reduction included), ply, window (narrowed by mate distance pruning) and
+/// kind.
 #[derive(Copy, Clone, Debug)]
 struct Node {
     depth: i32,
     ply: usize,
     alpha: Score,
     beta: Score,
-    pv_node: bool,
+    kind: NodeKind,
     in_check: bool,
+}
+
+impl Node {
+    fn pv_node(&self) -> bool {
+        self.kind == NodeKind::Pv
+    }
+}
+
+/// The static evaluation of a node (`None` in check, or where no pruning uses it): as the
+/// game gives it (stored in the table, compared for `improving`, used by move futility),
+/// and refined by the table's score where its bound allows (for node pruning decisions).
+#[derive(Copy, Clone, Debug)]
+struct StaticEval {
+    raw: Option<Score>,
+    refined: Option<Score>,
+    improving: bool,
 }
 
 /// One search thread: its settings, its links to the other threads, the state of the
@@ -214,6 +270,9 @@ pub struct Searcher<G: Game> {
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     /// Static evaluation per ply of the current line (`None` in check), for `improving`.
     static_evals: Vec<Option<Score>>,
+    /// Continuation index of the move played at each ply of the current line (`None`: a
+    /// null move, or a game without continuation indices).
+    continuations: Vec<Option<usize>>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -229,9 +288,10 @@ impl<G: Game> Searcher<G> {
                 peers: Vec::new(),
             },
             state: SearchState::new(),
-            tables: OrderingTables::new(G::HISTORY_SIZE),
+            tables: OrderingTables::for_game::<G>(),
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             static_evals: vec![None; MAX_PLY + 1],
+            continuations: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -611,7 +671,7 @@ impl<G: Game> Searcher<G> {
         // Step 3. The search itself.
         let mut game = root.clone();
         let depth = depth.min(MAX_PLY as u32 - 1) as i32;
-        self.negamax(&mut game, depth, 0, alpha, beta, true)
+        self.negamax(&mut game, depth, 0, alpha, beta, NodeKind::Pv)
     }
 
     /// The best root move of the last [`Searcher::search_root`] whose score was inside its
@@ -716,13 +776,13 @@ impl<G: Game> Searcher<G> {
         let depth_i = depth as i32;
         let centre = match previous {
             Some(score) if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) => score,
-            _ => return self.negamax(game, depth_i, 0, -INFINITY, INFINITY, true),
+            _ => return self.negamax(game, depth_i, 0, -INFINITY, INFINITY, NodeKind::Pv),
         };
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (centre - delta).max(-INFINITY);
         let mut beta = (centre + delta).min(INFINITY);
         loop {
-            let score = self.negamax(game, depth_i, 0, alpha, beta, true)?;
+            let score = self.negamax(game, depth_i, 0, alpha, beta, NodeKind::Pv)?;
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
@@ -805,7 +865,7 @@ impl<G: Game> Searcher<G> {
         ply: usize,
         alpha: Score,
         beta: Score,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> Option<Score> {
         // Step 1. Count the node, check limits.
         self.pv[ply].clear();
@@ -826,48 +886,61 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 {
             return self.horizon(game, ply, alpha, beta);
         }
-        let node = Node {
+        let mut node = Node {
             depth,
             ply,
             alpha,
             beta,
-            pv_node,
+            kind,
             in_check,
         };
 
-        // Step 4. Transposition table: a move to try first, maybe a cut-off.
+        // Step 4. Transposition table: maybe a cut-off, otherwise what the entry knows.
         let key = game.hash();
-        let tt_move = match self.probe_table(game, key, &node) {
+        let hit = match self.probe_table(game, key, &node) {
             ControlFlow::Break(score) => return Some(score),
-            ControlFlow::Continue(tt_move) => tt_move,
+            ControlFlow::Continue(hit) => hit,
         };
+        let tt_move = hit.and_then(|hit| hit.move_code);
 
-        // Step 5. Static evaluation, and whether it improved on our previous move.
-        let (static_eval, improving) = self.static_evaluation(game, ply, in_check);
+        // Step 5. Internal iterative reduction: a PV or cut node the table knows no move
+        // for is searched a ply shallower (its ordering is a guess; the next iteration
+        // finds it with a move).
+        if self.state.pruning.internal_reductions
+            && ply > 0
+            && node.depth >= IIR_DEPTH
+            && node.kind != NodeKind::All
+            && tt_move.is_none()
+        {
+            node.depth -= 1;
+        }
 
-        // Step 6. Reverse futility pruning: far enough above beta that no quiet line is
+        // Step 6. Static evaluation (the table's when stored), refined by the table's
+        // score, and whether it improved on our previous move.
+        let eval = self.static_evaluation(game, ply, in_check, hit.as_ref());
+
+        // Step 7. Reverse futility pruning: far enough above beta that no quiet line is
         // likely to bring the score back below it.
-        if let Some(score) = self.reverse_futility(&node, static_eval, improving) {
+        if let Some(score) = self.reverse_futility(&node, eval) {
             return Some(score);
         }
 
-        // Step 7. Null move pruning, where the game allows it.
-        if let Some(score) = self.null_move(game, &node, static_eval)? {
+        // Step 8. Null move pruning, where the game allows it.
+        if let Some(score) = self.null_move(game, &node, eval.refined)? {
             return Some(score);
         }
 
-        // Step 8. Generate and order the moves; without any the game is over.
+        // Step 9. Generate and order the moves; without any the game is over.
         let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
             self.state.stats.leaves += 1;
             return Some(if in_check { -MATE + ply as Score } else { DRAW });
         };
 
-        // Step 9. Search the moves.
-        let (best_score, best_move) =
-            self.search_moves(game, &node, &mut picker, static_eval, improving)?;
+        // Step 10. Search the moves.
+        let (best_score, best_move) = self.search_moves(game, &node, &mut picker, eval)?;
 
-        // Step 10. Store the result.
-        self.store(key, &node, best_score, best_move);
+        // Step 11. Store the result.
+        self.store(key, &node, best_score, best_move, eval.raw);
         Some(best_score)
     }
 
@@ -919,59 +992,67 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Step 4 of [`Searcher::negamax`]: the entry's score when it may stand for this
-    /// node's search, away from the principal variation (`Break`); otherwise the entry's
-    /// move to try first, if any (`Continue`).
-    fn probe_table(&mut self, game: &G, key: u64, node: &Node) -> ControlFlow<Score, Option<u16>> {
+    /// node's search, away from the principal variation (`Break`); otherwise the entry, if
+    /// any, for its move and evaluation (`Continue`).
+    fn probe_table(
+        &mut self,
+        game: &G,
+        key: u64,
+        node: &Node,
+    ) -> ControlFlow<Score, Option<TtEntry>> {
         if !self.settings.features.transposition {
             return ControlFlow::Continue(None);
         }
         let Some(hit) = self.links.tt.probe(key, node.ply) else {
             return ControlFlow::Continue(None);
         };
-        if !node.pv_node && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth) {
-            let cut = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= node.beta,
-                Bound::Upper => hit.score <= node.alpha,
-            };
-            if cut {
-                self.state.stats.tt_cutoffs += 1;
-                return ControlFlow::Break(hit.score);
-            }
+        if !node.pv_node()
+            && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth)
+            && hit.cuts(node.alpha, node.beta)
+        {
+            self.state.stats.tt_cutoffs += 1;
+            return ControlFlow::Break(hit.score);
         }
-        ControlFlow::Continue(hit.has_move.then_some(hit.move_code))
+        ControlFlow::Continue(Some(hit))
     }
 
-    /// Step 5 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
-    /// check), recorded for this ply, and whether it is better than two plies before.
-    fn static_evaluation(&mut self, game: &G, ply: usize, in_check: bool) -> (Option<Score>, bool) {
+    /// Step 6 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
+    /// check), taken from the table entry `hit` when it has one, refined by the entry's
+    /// score; the game's evaluation is recorded for this ply, and `improving` says whether
+    /// it is better than two plies before.
+    fn static_evaluation(
+        &mut self,
+        game: &G,
+        ply: usize,
+        in_check: bool,
+        hit: Option<&TtEntry>,
+    ) -> StaticEval {
         let pruning = self.state.pruning;
         let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
-        let static_eval = if uses_static_eval && !in_check {
-            Some(game.evaluate())
-        } else {
-            None
-        };
-        self.static_evals[ply] = static_eval;
-        let improving = match (static_eval, ply.checked_sub(2)) {
+        let raw = (uses_static_eval && !in_check).then(|| {
+            hit.and_then(|hit| hit.eval)
+                .unwrap_or_else(|| game.evaluate())
+        });
+        self.static_evals[ply] = raw;
+        let improving = match (raw, ply.checked_sub(2)) {
             (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
             _ => false,
         };
-        (static_eval, improving)
+        let refined = raw.map(|eval| hit.map_or(eval, |hit| hit.refine(eval)));
+        StaticEval {
+            raw,
+            refined,
+            improving,
+        }
     }
 
-    /// Step 6 of [`Searcher::negamax`]: the static evaluation, when it is so far above beta
-    /// that no quiet line is likely to bring the score back below it.
-    fn reverse_futility(
-        &self,
-        node: &Node,
-        static_eval: Option<Score>,
-        improving: bool,
-    ) -> Option<Score> {
-        let eval = static_eval?;
-        let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(improving));
+    /// Step 7 of [`Searcher::negamax`]: the (refined) static evaluation, when it is so far
+    /// above beta that no quiet line is likely to bring the score back below it.
+    fn reverse_futility(&self, node: &Node, static_eval: StaticEval) -> Option<Score> {
+        let eval = static_eval.refined?;
+        let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(static_eval.improving));
         let prunes = self.state.pruning.reverse_futility
-            && !node.pv_node
+            && !node.pv_node()
             && node.ply > 0
             && node.depth <= REVERSE_FUTILITY_DEPTH
             && node.beta.abs() < MATE_BOUND
@@ -979,7 +1060,7 @@ impl<G: Game> Searcher<G> {
         prunes.then_some(eval)
     }
 
-    /// Step 7 of [`Searcher::negamax`]: passes the move, where the game allows it, and
+    /// Step 8 of [`Searcher::negamax`]: passes the move, where the game allows it, and
     /// searches the rest reduced with a null window at beta. `Some(Some(score))`: the
     /// position is good enough to cut; `Some(None)`: search it; `None`: aborted.
     fn null_move(
@@ -990,7 +1071,7 @@ impl<G: Game> Searcher<G> {
     ) -> Option<Option<Score>> {
         let beta = node.beta;
         let tries = self.state.pruning.null_move
-            && !node.pv_node
+            && !node.pv_node()
             && node.ply > 0
             && node.depth >= 3
             && game.null_move_allowed()
@@ -1000,6 +1081,7 @@ impl<G: Game> Searcher<G> {
             return Some(None);
         }
         let reduction = 3 + node.depth / 4;
+        self.continuations[node.ply] = None;
         game.make_null();
         let result = self.negamax(
             game,
@@ -1007,14 +1089,14 @@ impl<G: Game> Searcher<G> {
             node.ply + 1,
             -beta,
             -beta + 1,
-            false,
+            node.kind.first_child(),
         );
         game.unmake_null();
         let score = -result?;
         Some((score >= beta).then_some(if is_mate(score) { beta } else { score }))
     }
 
-    /// Step 8 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
+    /// Step 9 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
     /// better MultiPV line), handed out best first as far as ordering is on; `None` when
     /// there is none.
     fn move_picker(
@@ -1038,7 +1120,7 @@ impl<G: Game> Searcher<G> {
         }
         let features = self.settings.features;
         Some(if features.ordering && features.learnt_ordering {
-            MovePicker::new(game, moves, tt_move, &self.tables, ply)
+            MovePicker::new(moves, tt_move, self.context(ply))
         } else if features.ordering {
             MovePicker::with_hints(game, moves, tt_move)
         } else {
@@ -1046,7 +1128,7 @@ impl<G: Game> Searcher<G> {
         })
     }
 
-    /// Step 9 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the
+    /// Step 10 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the
     /// full window, the rest with a null window (reduced late quiet moves where allowed),
     /// re-searched when they beat alpha; futility and late move pruning skip quiet moves.
     /// Returns the best score and the last move that raised alpha; `None` when aborted.
@@ -1055,26 +1137,33 @@ impl<G: Game> Searcher<G> {
         game: &mut G,
         node: &Node,
         picker: &mut MovePicker<G::Move>,
-        static_eval: Option<Score>,
-        improving: bool,
+        static_eval: StaticEval,
     ) -> Option<(Score, Option<G::Move>)> {
         let (depth, ply, beta) = (node.depth, node.ply, node.beta);
         let mut alpha = node.alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut noisy_tried: ArrayVec<G::Move, 32> = ArrayVec::new();
         let mut quiets_seen = 0;
         // Futility and late move pruning skip quiet moves that do not give check, once a
         // move has kept us from being mated.
         let prune_quiets =
-            self.state.pruning.futility && !node.pv_node && ply > 0 && !node.in_check;
-        let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
-        let futile = static_eval.is_some_and(|eval| {
+            self.state.pruning.futility && !node.pv_node() && ply > 0 && !node.in_check;
+        let late_move_limit = (3 + depth * depth) / (2 - i32::from(static_eval.improving));
+        let futile = static_eval.raw.is_some_and(|eval| {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
-        while let Some(mv) = picker.next_move() {
+        while let Some(mv) = picker.next_move(&*game, &self.tables) {
             let move_number = picker.handed_out();
-            let quiet = picker.last_score() < QUIET_HINT_LIMIT && !game.is_noisy(mv);
+            let noisy = game.is_noisy(mv);
+            // The hash move is scored above everything: ask the game what it is.
+            let hint = if picker.last_is_tt_move() && !noisy {
+                game.move_hint(mv)
+            } else {
+                picker.last_score()
+            };
+            let quiet = hint < QUIET_HINT_LIMIT && !noisy;
             if quiet {
                 quiets_seen += 1;
             }
@@ -1082,6 +1171,7 @@ impl<G: Game> Searcher<G> {
                 && quiet
                 && best_score > -MATE_BOUND
                 && (futile || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > late_move_limit));
+            self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
             if prune && !game.in_check() {
                 game.unmake_move(mv);
@@ -1097,7 +1187,7 @@ impl<G: Game> Searcher<G> {
             if score > alpha {
                 best_move = Some(mv);
                 alpha = score;
-                if node.pv_node {
+                if node.pv_node() {
                     self.update_pv(ply, mv);
                 }
                 if alpha >= beta && self.settings.features.alpha_beta {
@@ -1105,22 +1195,29 @@ impl<G: Game> Searcher<G> {
                     if move_number == 1 {
                         self.state.stats.first_move_cutoffs += 1;
                     }
-                    if quiet {
-                        self.reward_quiet(game, ply, depth, mv, &quiets_tried);
-                    }
+                    self.reward_cutoff(game, node, mv, quiet, &quiets_tried, &noisy_tried);
                     break;
                 }
             }
-            if quiet && quiets_tried.len() < quiets_tried.capacity() {
-                quiets_tried.push(mv);
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
+            } else if noisy {
+                let _ = noisy_tried.try_push(mv);
             }
         }
         Some((best_score, best_move))
     }
 
-    /// Step 10 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
-    /// the window the node was searched with.
-    fn store(&mut self, key: u64, node: &Node, best_score: Score, best_move: Option<G::Move>) {
+    /// Step 11 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
+    /// the window the node was searched with, with the game's static evaluation.
+    fn store(
+        &mut self,
+        key: u64,
+        node: &Node,
+        best_score: Score,
+        best_move: Option<G::Move>,
+        eval: Option<Score>,
+    ) {
         if node.ply == 0 && self.state.root_from > 0 {
             // A root searched without its best moves has no value of its own.
             return;
@@ -1135,15 +1232,15 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
-        let stored_depth = node.depth.clamp(0, u8::MAX as i32) as u8;
-        self.links.tt.store(
-            key,
-            node.ply,
-            best_move.map(G::encode_move),
-            best_score,
-            stored_depth,
+        let depth = node.depth.clamp(0, u8::MAX as i32) as u8;
+        let result = TtEntry {
+            move_code: best_move.map(G::encode_move),
+            score: best_score,
+            eval,
+            depth,
             bound,
-        );
+        };
+        self.links.tt.store(key, node.ply, result);
     }
 
     /// Searches one child of `node` (the move is already made, `move_number` of the node's
@@ -1157,14 +1254,15 @@ impl<G: Game> Searcher<G> {
         move_number: usize,
         quiet: bool,
     ) -> Option<Score> {
-        let (depth, beta, pv_node) = (node.depth, node.beta, node.pv_node);
+        let (depth, beta) = (node.depth, node.beta);
         let child = node.ply + 1;
         let features = self.settings.features;
+        let first_kind = node.kind.first_child();
         if !features.alpha_beta {
-            return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, pv_node)?);
+            return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, first_kind)?);
         }
         if move_number == 1 || !features.pvs {
-            return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, pv_node)?);
+            return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, first_kind)?);
         }
         let reduction = if self.state.pruning.late_move_reductions
             && quiet
@@ -1178,24 +1276,26 @@ impl<G: Game> Searcher<G> {
         } else {
             0
         };
-        let mut score = -self.negamax(
-            game,
-            depth - 1 - reduction,
-            child,
-            -alpha - 1,
-            -alpha,
-            false,
-        )?;
+        let later_kind = node.kind.later_child();
+        let kind = if reduction > 0 {
+            NodeKind::Cut
+        } else {
+            later_kind
+        };
+        let reduced = depth - 1 - reduction;
+        let mut score = -self.negamax(game, reduced, child, -alpha - 1, -alpha, kind)?;
         if score > alpha && reduction > 0 {
-            score = -self.negamax(game, depth - 1, child, -alpha - 1, -alpha, false)?;
+            score = -self.negamax(game, depth - 1, child, -alpha - 1, -alpha, later_kind)?;
         }
-        if score > alpha && score < beta && pv_node {
-            score = -self.negamax(game, depth - 1, child, -beta, -alpha, true)?;
+        if score > alpha && score < beta && node.pv_node() {
+            score = -self.negamax(game, depth - 1, child, -beta, -alpha, NodeKind::Pv)?;
         }
         Some(score)
     }
 
-    /// Quiescence: stand pat on the static evaluation, then try noisy moves only.
+    /// Quiescence: stand pat on the static evaluation, then try noisy moves only. The
+    /// table is probed and written as in the main search, at depth 0: any entry may cut,
+    /// a stored evaluation saves evaluating, and a bound refines the standing pat.
     fn quiescence(
         &mut self,
         game: &mut G,
@@ -1203,6 +1303,7 @@ impl<G: Game> Searcher<G> {
         mut alpha: Score,
         beta: Score,
     ) -> Option<Score> {
+        // Step 1. Count the node; game ends, rule draws and the ply ceiling.
         self.pv[ply].clear();
         if !self.enter_node() {
             return None;
@@ -1217,27 +1318,67 @@ impl<G: Game> Searcher<G> {
         if ply >= MAX_PLY - 1 {
             return Some(game.evaluate());
         }
-        // In check there is no standing pat: every evasion is tried (the game's noisy
-        // moves are all evasions then), and having none is a loss.
+
+        // Step 2. The table: every entry is at least as deep as quiescence.
+        let uses_table = self.settings.features.transposition;
+        let key = game.hash();
+        let hit = if uses_table {
+            self.links.tt.probe(key, ply)
+        } else {
+            None
+        };
+        if let Some(hit) = hit.filter(|hit| hit.cuts(alpha, beta)) {
+            self.state.stats.tt_cutoffs += 1;
+            return Some(hit.score);
+        }
+
+        // Step 3. Stand pat. In check there is none: every evasion is tried (the game's
+        // noisy moves are all evasions then), and having none is a loss.
         let in_check = game.in_check();
+        let original_alpha = alpha;
         let mut best = -MATE + ply as Score;
+        let mut raw_eval = None;
         if !in_check {
-            let stand_pat = game.evaluate();
+            let eval = hit
+                .and_then(|hit| hit.eval)
+                .unwrap_or_else(|| game.evaluate());
+            raw_eval = Some(eval);
+            let stand_pat = hit.map_or(eval, |hit| hit.refine(eval));
             if stand_pat >= beta {
+                if uses_table && hit.is_none() {
+                    let result = TtEntry {
+                        move_code: None,
+                        score: stand_pat,
+                        eval: raw_eval,
+                        depth: 0,
+                        bound: Bound::Lower,
+                    };
+                    self.links.tt.store(key, ply, result);
+                }
                 return Some(stand_pat);
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
+
+        // Step 4. The noisy moves, the table's move first.
         let mut moves = MoveList::new();
         game.generate_noisy(&mut moves);
-        let mut picker = MovePicker::new(game, moves, None, &self.tables, ply);
-        while let Some(mv) = picker.next_move() {
+        let tt_move = hit.and_then(|hit| hit.move_code);
+        let mut picker = MovePicker::new(moves, tt_move, self.context(ply));
+        let mut best_move = None;
+        while let Some(mv) = picker.next_move(&*game, &self.tables) {
             // Moves the game hints below the quiet limit lose material (SEE < 0 in chess):
-            // they come last, and outside check they are not worth a node.
+            // they come last, and outside check they are not worth a node (the table's
+            // move, handed out first whatever its hint, is asked again).
             if !in_check && picker.last_score() < QUIET_HINT_LIMIT {
                 break;
             }
+            let is_tt_move = tt_move == Some(G::encode_move(mv));
+            if !in_check && is_tt_move && game.move_hint(mv) < QUIET_HINT_LIMIT {
+                continue;
+            }
+            self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
             let result = self.quiescence(game, ply + 1, -beta, -alpha);
             game.unmake_move(mv);
@@ -1246,11 +1387,31 @@ impl<G: Game> Searcher<G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+
+        // Step 5. Store the result.
+        if uses_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let result = TtEntry {
+                move_code: best_move.map(G::encode_move),
+                score: best,
+                eval: raw_eval,
+                depth: 0,
+                bound,
+            };
+            self.links.tt.store(key, ply, result);
         }
         Some(best)
     }
@@ -1265,13 +1426,49 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    fn reward_quiet(&mut self, game: &G, ply: usize, depth: i32, mv: G::Move, tried: &[G::Move]) {
-        self.tables.add_killer(ply, mv);
-        let bonus = history_bonus(depth);
-        self.tables.update_history(game.history_index(mv), bonus);
-        for &other in tried {
-            self.tables
-                .update_history(game.history_index(other), -bonus);
+    /// Where the node at `ply` sits for the ordering tables: its ply and the continuation
+    /// indices of the two moves before it.
+    fn context(&self, ply: usize) -> NodeContext {
+        let back = |plies: usize| {
+            ply.checked_sub(plies)
+                .and_then(|before| self.continuations[before])
+        };
+        NodeContext {
+            ply,
+            previous: [back(1), back(2)],
+        }
+    }
+
+    /// Learns from a beta cut-off by `mv` at `node`: a quiet move becomes a killer and the
+    /// counter move of the previous move, and gains butterfly and continuation history
+    /// that the quiet moves tried before it lose; a noisy move gains capture history. The
+    /// noisy moves tried before it lose capture history either way.
+    fn reward_cutoff(
+        &mut self,
+        game: &G,
+        node: &Node,
+        mv: G::Move,
+        quiet: bool,
+        quiets_tried: &[G::Move],
+        noisy_tried: &[G::Move],
+    ) {
+        let bonus = history_bonus(node.depth);
+        let context = self.context(node.ply);
+        let tables = &mut self.tables;
+        if quiet {
+            tables.add_killer(node.ply, mv);
+            tables.set_counter(context.previous[0], mv);
+            tables.update_history(game.history_index(mv), bonus);
+            tables.update_continuation(&context, game.continuation_index(mv), bonus);
+            for &other in quiets_tried {
+                tables.update_history(game.history_index(other), -bonus);
+                tables.update_continuation(&context, game.continuation_index(other), -bonus);
+            }
+        } else if game.is_noisy(mv) {
+            tables.update_capture(game.capture_history_index(mv), bonus);
+        }
+        for &other in noisy_tried {
+            tables.update_capture(game.capture_history_index(other), -bonus);
         }
     }
 }

@@ -49,6 +49,8 @@ const FUTILITY_BASE: Score = 100;
 const FUTILITY_MARGIN: Score = 90;
 /// Late move pruning: deepest remaining depth it applies to.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
+/// A score change between two iterations that makes the position critical (more time).
+const UNSTABLE_SCORE_CHANGE: Score = 30;
 /// Time the exact solver may take under `go infinite` before the normal search starts.
 const INFINITE_EXACT_TIME: Duration = Duration::from_secs(5);
 
@@ -307,6 +309,9 @@ struct SearchState<M> {
     overtaken: bool,
     /// When this search started (for reports).
     started: Instant,
+    /// The last completed iteration changed the best move or moved the score: the
+    /// position is critical, the soft deadline is doubled (within the hard one).
+    unstable: bool,
 }
 
 impl<M> SearchState<M> {
@@ -324,6 +329,7 @@ impl<M> SearchState<M> {
             iteration_depth: 0,
             overtaken: false,
             started: Instant::now(),
+            unstable: false,
         }
     }
 }
@@ -559,7 +565,9 @@ impl<G: Game> Searcher<G> {
         state.aborted = false;
         state.overtaken = false;
         state.node_limit = limits.nodes;
-        state.deadlines = deadlines(limits, self.settings.move_overhead);
+        state.unstable = false;
+        let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
+        state.deadlines = deadlines(limits, self.settings.move_overhead, moves_left);
         state.pruning = root.pruning();
         self.tables.new_search();
         self.links.tt.new_search();
@@ -623,6 +631,13 @@ impl<G: Game> Searcher<G> {
                         (iteration, true)
                     }
                 };
+            self.state.unstable =
+                completed
+                    .as_ref()
+                    .is_some_and(|c: &CompletedIteration<G::Move>| {
+                        c.pv.first() != iteration.pv.first()
+                            || (c.score - iteration.score).abs() >= UNSTABLE_SCORE_CHANGE
+                    });
             let ends = self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
             depth = match pool {
                 _ if adopted => iteration.depth + 1 + skew,
@@ -933,7 +948,14 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         if let Some(deadlines) = self.state.deadlines {
-            let soft = deadlines.soft;
+            // In a game of bounded length (whose clock is planned over the moves that can
+            // remain), a critical position (the last iteration changed the best move or
+            // the score) gets twice the planned time, within the hard deadline.
+            let soft = if self.state.unstable && root.remaining_plies_bound().is_some() {
+                (deadlines.soft * 2).min(deadlines.hard)
+            } else {
+                deadlines.soft
+            };
             if !self.links.control.is_pondering() && self.links.control.clock_elapsed() >= soft {
                 return true;
             }

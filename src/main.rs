@@ -232,6 +232,11 @@ enum Tool {
         #[arg(long)]
         checkpoints: Option<String>,
     },
+    /// Opening books built by the game's own solver (Connect Four: `book build`).
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play {
         /// Clock for the engine, `[moves/]base+inc` in seconds (e.g. `5+0.1`).
@@ -252,6 +257,24 @@ enum Tool {
         /// Protocol of `--engine`: ugi or uci.
         #[arg(long, default_value = "ugi", value_parser = ["ugi", "uci"])]
         proto: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Builds the first player's strategy book: a winning move for every first-player
+    /// position at plies 0, 2, .. below PLIES reachable when the first player follows it.
+    /// Entries are appended to OUT.partial as they are found (a stopped run resumes).
+    Build {
+        /// Plies the book covers.
+        #[arg(long)]
+        plies: u32,
+        /// The finished book (sorted).
+        #[arg(long)]
+        out: String,
+        /// The solver's table in MiB, kept from one position to the next.
+        #[arg(long, default_value_t = 1024)]
+        hash: usize,
     },
 }
 
@@ -446,6 +469,24 @@ fn main() -> ExitCode {
                 hash_mb: 16,
             };
             report(run_datagen(&options, &book, &out))
+        }
+        Some(Tool::Book {
+            action: BookAction::Build { plies, out, hash },
+        }) => {
+            if cli.game.name() != games::connect4::INFO.name {
+                return report(Err(format!(
+                    "book build is for connect4 (its solver builds it), not {}",
+                    cli.game
+                )));
+            }
+            let options = games::connect4::book::BuildOptions {
+                plies,
+                out: out.into(),
+                hash_mb: hash,
+                command: std::env::args().collect::<Vec<_>>().join(" "),
+            };
+            let result = games::connect4::book::build(&options, &mut io::stderr());
+            report(result.map(|count| println!("{count} positions")))
         }
         Some(Tool::Play {
             tc,

@@ -3,7 +3,25 @@
 //! The engine's own searcher provides one for every game whose search is exact; a game may
 //! bring a dedicated one (Connect Four does: `games::connect4::solver`).
 
+use std::sync::Arc;
+
+use super::score::is_mate;
 use super::{Game, Score};
+
+/// A question an exact search asks every few thousand nodes: `true` means give up now (the
+/// search then returns `None`, as when its node budget runs out). The engine's `go` passes
+/// one that watches the clock and the `stop` switch.
+pub type Interrupt = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// A child position's value in its parent's view: negated, and a win or loss one ply
+/// further from the parent.
+pub fn from_child(value: Score) -> Score {
+    if is_mate(value) {
+        -value - (-value).signum()
+    } else {
+        -value
+    }
+}
 
 /// An exact search over positions of one game.
 pub trait ExactSearch<G: Game>: Send {
@@ -35,6 +53,12 @@ pub trait ExactSearch<G: Game>: Send {
 
     /// Forgets everything learnt: the next search runs as if with a fresh table.
     fn forget(&mut self);
+
+    /// From now on, gives up whenever `interrupt` says so (`None`: only at the budget). A
+    /// search that cannot be interrupted ignores it (the default): give it a node budget.
+    fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        let _ = interrupt;
+    }
 
     /// Nodes searched since the last [`ExactSearch::reset_nodes`].
     fn nodes(&self) -> u64;

@@ -310,6 +310,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = (hash_mb, threads);
         None
     }
+    /// A move of the game's own opening book for this position, if it has one (Connect
+    /// Four: the first player's winning strategy, built by its solver). `go` under a clock
+    /// plays it without searching; `go depth`/`nodes` never look at it.
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
     /// An upper bound on the plies left until the game must end (empty cells in Connect
     /// Four). Entries searched at least that deep hold exact values whatever the depth asked.
     fn remaining_plies_bound(&self) -> Option<u32> {

@@ -67,8 +67,15 @@ const MIN_THINK: Duration = Duration::from_millis(1);
 
 /// Turns the limits into deadlines measured from the moment `go` arrived.
 /// `overhead` is kept in reserve for communication delays (`Move Overhead`).
+/// `moves_left`: at most this many moves of the side to move remain in the game (from
+/// [`Game::remaining_plies_bound`](super::Game::remaining_plies_bound): 21 per side in
+/// Connect Four), so the clock is shared among them rather than among 40.
 /// Returns `None` when no time limit applies.
-pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
+pub fn deadlines(
+    limits: &Limits,
+    overhead: Duration,
+    moves_left: Option<u32>,
+) -> Option<Deadlines> {
     let from_movetime = limits.movetime.map(|movetime| {
         let time = movetime.saturating_sub(overhead).max(MIN_THINK);
         Deadlines {
@@ -83,7 +90,8 @@ pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
             .moves_to_go
             .filter(|&n| n > 0)
             .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .min(DEFAULT_MOVES_TO_GO);
+            .min(DEFAULT_MOVES_TO_GO)
+            .min(moves_left.unwrap_or(u32::MAX).max(1));
         // The time left for the next `moves_to_go` moves, counting their increments and
         // paying the overhead for each of them (and two more): a short clock then spends
         // less than the increment per move and builds a reserve against slow replies.
@@ -93,7 +101,8 @@ pub fn deadlines(limits: &Limits, overhead: Duration) -> Option<Deadlines> {
         // A move's share of it; never more than a tenth of the clock unless this is the
         // last move before the time control.
         let share = time_left / moves_to_go;
-        let (share, cap) = if moves_to_go == 1 {
+        // (The game's own end is not a time control: its last move keeps the reserve.)
+        let (share, cap) = if limits.moves_to_go == Some(1) {
             (share.min(available * 4 / 5), available * 4 / 5)
         } else {
             (share.min(available / 10), available / 5)
@@ -123,7 +132,7 @@ mod tests {
 
     #[test]
     fn no_time_limit_gives_no_deadline() {
-        assert_eq!(deadlines(&Limits::depth(5), ms(10)), None);
+        assert_eq!(deadlines(&Limits::depth(5), ms(10), None), None);
     }
 
     #[test]
@@ -133,7 +142,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            deadlines(&limits, ms(10)),
+            deadlines(&limits, ms(10), None),
             Some(Deadlines {
                 soft: ms(990),
                 hard: ms(990)
@@ -145,14 +154,21 @@ mod tests {
     fn clock_deadlines_never_overrun_the_clock() {
         for clock_ms in [1u64, 5, 20, 100, 1000, 60_000] {
             for inc_ms in [0u64, 10, 100, 2000] {
-                for mtg in [None, Some(1), Some(2), Some(40)] {
+                for (mtg, left) in [
+                    (None, None),
+                    (Some(1), None),
+                    (Some(2), None),
+                    (Some(40), None),
+                    (None, Some(1)),
+                    (None, Some(21)),
+                ] {
                     let limits = Limits {
                         clock: Some(ms(clock_ms)),
                         increment: ms(inc_ms),
                         moves_to_go: mtg,
                         ..Limits::default()
                     };
-                    let d = deadlines(&limits, ms(10)).expect("a clock gives deadlines");
+                    let d = deadlines(&limits, ms(10), left).expect("a clock gives deadlines");
                     assert!(d.soft <= d.hard);
                     let available = ms(clock_ms).saturating_sub(ms(10)).max(ms(1));
                     assert!(d.hard <= available, "{limits:?} gave {d:?}");
@@ -169,10 +185,10 @@ mod tests {
             ..Limits::default()
         };
         // 1 s + 0.01 s late in a game: the clock builds back up.
-        let low = deadlines(&clock(300, 10), ms(10)).expect("deadlines");
+        let low = deadlines(&clock(300, 10), ms(10), None).expect("deadlines");
         assert!(low.soft < ms(10), "{low:?}");
         // A healthy clock spends about a fortieth of itself plus the increment.
-        let healthy = deadlines(&clock(5000, 50), ms(10)).expect("deadlines");
+        let healthy = deadlines(&clock(5000, 50), ms(10), None).expect("deadlines");
         assert!(
             healthy.soft > ms(50) && healthy.soft < ms(200),
             "{healthy:?}"
@@ -187,7 +203,20 @@ mod tests {
             movetime: Some(ms(100)),
             ..Limits::default()
         };
-        let d = deadlines(&limits, ms(10)).expect("deadlines");
+        let d = deadlines(&limits, ms(10), None).expect("deadlines");
         assert_eq!(d.hard, ms(90));
+    }
+
+    #[test]
+    fn a_game_that_ends_soon_spends_more_per_move() {
+        let limits = Limits {
+            clock: Some(ms(5000)),
+            increment: ms(50),
+            ..Limits::default()
+        };
+        let forty = deadlines(&limits, ms(10), None).expect("deadlines");
+        let late = deadlines(&limits, ms(10), Some(6)).expect("deadlines");
+        assert!(late.soft > forty.soft * 2, "{forty:?} {late:?}");
+        assert!(late.hard <= ms(1000), "{late:?}");
     }
 }

@@ -21,6 +21,7 @@ use arrayvec::ArrayVec;
 use parking_lot::Mutex;
 
 use super::events::{SearchEvent, SearchInfo, SearchResult};
+use super::exact::{from_child, ExactSearch};
 use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
 use super::limits::{deadlines, Deadlines, Limits};
@@ -50,6 +51,140 @@ const FUTILITY_MARGIN: Score = 90;
 const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
 /// Internal iterative reduction: shallowest remaining depth it applies to.
 const IIR_DEPTH: i32 = 4;
+/// A score change between two iterations that makes the position critical (more time).
+const UNSTABLE_SCORE_CHANGE: Score = 30;
+/// Time the exact solver may take under `go infinite` before the normal search starts.
+const INFINITE_EXACT_TIME: Duration = Duration::from_secs(5);
+
+/// Whether a search under `limits` may be answered by the game's book or exact solver:
+/// only a search bounded by the clock (`wtime`/`p1time`...), `movetime` or `infinite`, and
+/// not by `depth`, `nodes` or `mate`, nor pondering. So `go depth N` stays the minimax
+/// value at depth N, `go nodes N` stays reproducible, and bench is unchanged.
+pub fn plays_exactly(limits: &Limits) -> bool {
+    limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.mate.is_none()
+        && !limits.ponder
+        && (limits.clock.is_some() || limits.movetime.is_some() || limits.infinite)
+}
+
+/// A root move chosen by exact values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactChoice<M> {
+    /// The move.
+    pub mv: M,
+    /// Its value for the side to move: exact, or for a win of unknown distance the latest
+    /// the win can come ([`win_bound`]).
+    pub score: Score,
+    /// Whether `score` is the exact distance (not only win, draw or loss).
+    pub distance_known: bool,
+}
+
+/// The score of a win whose distance is not known: a win on the side to move's last
+/// possible move (`mate N` with N its moves left), or just past the mate bound in a game
+/// without an end in sight.
+pub fn win_bound<G: Game>(root: &G) -> Score {
+    match root.remaining_plies_bound() {
+        Some(plies) if (plies as usize) < MAX_PLY => MATE - plies.max(1) as Score,
+        _ => MATE_BOUND,
+    }
+}
+
+/// The root move of the best exact value among `moves` (each must be legal in `root`), by
+/// the exact `search`: the fastest win, else a draw, else the loss that comes latest.
+///
+/// Step 1 takes only win, draw or loss of every move (weak values, cheap); step 2 the
+/// exact distances of the moves of the best class, when it is a win or a loss. Ties go to
+/// the first such move in `moves`' order (the root order: the game's hints, so wins,
+/// blocks, then threats and the centre). Returns `None` when the search gives up (its
+/// interrupt or budget) before step 1 is done, or, for a loss, before step 2 is; a win
+/// whose distance step 2 could not find is still returned, with
+/// `distance_known: false`.
+pub fn best_exact_move<G: Game>(
+    search: &mut dyn ExactSearch<G>,
+    root: &G,
+    moves: &[G::Move],
+) -> Option<ExactChoice<G::Move>> {
+    // Step 1. The positions after each move; a move that ends the game in a win wins now.
+    let children: Vec<G> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = root.clone();
+            child.make_move(mv);
+            child
+        })
+        .collect();
+    let ended = |child: &G| child.outcome().map(|o| from_child(outcome_score(o, 0)));
+    if let Some(index) = children.iter().position(|c| ended(c) == Some(MATE - 1)) {
+        return Some(ExactChoice {
+            mv: moves[index],
+            score: MATE - 1,
+            distance_known: true,
+        });
+    }
+
+    // Step 2. Win, draw or loss of every move (in the root's view: -1, 0, 1).
+    let open: Vec<G> = children
+        .iter()
+        .filter(|c| c.outcome().is_none())
+        .cloned()
+        .collect();
+    let mut weak = search
+        .values(&open, true, None, &mut |_, _, _, _| {})
+        .into_iter();
+    let mut classes = Vec::with_capacity(children.len());
+    for child in &children {
+        classes.push(match ended(child) {
+            Some(score) => score.signum(),
+            None => -weak.next().flatten()?.signum(),
+        });
+    }
+    let best_class = classes.iter().copied().max()?;
+    let candidates: Vec<usize> = (0..moves.len())
+        .filter(|&i| classes[i] == best_class)
+        .collect();
+    if best_class == 0 {
+        return Some(ExactChoice {
+            mv: moves[candidates[0]],
+            score: DRAW,
+            distance_known: true,
+        });
+    }
+
+    // Step 3. The exact values of the best class: the fastest win, the latest loss.
+    let open: Vec<G> = candidates
+        .iter()
+        .map(|&i| &children[i])
+        .filter(|c| c.outcome().is_none())
+        .cloned()
+        .collect();
+    let mut strong = search
+        .values(&open, false, None, &mut |_, _, _, _| {})
+        .into_iter();
+    let mut best: Option<ExactChoice<G::Move>> = None;
+    for &index in &candidates {
+        let score = match ended(&children[index]) {
+            Some(score) => Some(score),
+            None => strong.next().flatten().map(from_child),
+        };
+        let Some(score) = score else {
+            // Out of time: a win is still a win; a loss is left to the search.
+            return (best_class > 0).then(|| ExactChoice {
+                mv: moves[candidates[0]],
+                score: win_bound(root),
+                distance_known: false,
+            });
+        };
+        if best.as_ref().map_or(true, |b| score > b.score) {
+            best = Some(ExactChoice {
+                mv: moves[index],
+                score,
+                distance_known: true,
+            });
+        }
+    }
+    best
+}
 
 /// Shared switches of a running search, set by the controller thread.
 #[derive(Debug)]
@@ -117,6 +252,9 @@ pub struct SearchSettings {
     pub multipv: usize,
     /// Which tree-shrinking parts of the search are on (all of them for play).
     pub features: SearchFeatures,
+    /// Whether the game's book and exact solver may answer (Step 2b of `run`); off for
+    /// Lazy SMP helpers, which only search.
+    pub exact_answers: bool,
 }
 
 impl Default for SearchSettings {
@@ -126,6 +264,7 @@ impl Default for SearchSettings {
             start_depth: 1,
             multipv: 1,
             features: SearchFeatures::ALL,
+            exact_answers: true,
         }
     }
 }
@@ -172,6 +311,9 @@ struct SearchState<M> {
     overtaken: bool,
     /// When this search started (for reports).
     started: Instant,
+    /// The last completed iteration changed the best move or moved the score: the
+    /// position is critical, the soft deadline is doubled (within the hard one).
+    unstable: bool,
 }
 
 impl<M> SearchState<M> {
@@ -189,6 +331,7 @@ impl<M> SearchState<M> {
             iteration_depth: 0,
             overtaken: false,
             started: Instant::now(),
+            unstable: false,
         }
     }
 }
@@ -347,11 +490,15 @@ impl<G: Game> Searcher<G> {
     /// Searches `root` within `limits`, reporting each iteration and the final result to
     /// `report`. `searchmoves`, when not empty, restricts the root moves. The threads are
     /// the [`ThreadPool`](super::threads::ThreadPool)'s: it links the searcher first.
+    ///
+    /// `solver`, the game's own exact search if it has one, answers instead of the search
+    /// when [`plays_exactly`] allows it (see [`Searcher::exact_answer`]).
     pub(super) fn run(
         &mut self,
         root: &G,
         limits: &Limits,
         searchmoves: &[G::Move],
+        solver: Option<&mut dyn ExactSearch<G>>,
         report: &mut dyn FnMut(SearchEvent<G::Move>),
     ) -> SearchResult<G::Move> {
         // Step 1. Reset the per-search state.
@@ -363,6 +510,13 @@ impl<G: Game> Searcher<G> {
         self.collect_root_moves(root, searchmoves);
         if self.state.root_moves.is_empty() {
             return self.finish_without_moves(root, report);
+        }
+
+        // Step 2b. Under a clock, the game's book or its exact solver may answer outright.
+        if self.settings.exact_answers && self.settings.multipv == 1 && plays_exactly(limits) {
+            if let Some(result) = self.exact_answer(root, limits, solver, report) {
+                return result;
+            }
         }
 
         // Step 3. Iterative deepening. Threads of a pool share single-line iterations: a
@@ -378,6 +532,89 @@ impl<G: Game> Searcher<G> {
         self.finish(completed, pool.as_deref(), report)
     }
 
+    /// Step 2b of [`Searcher::run`]: a move of the game's book, or of the best exact value
+    /// by the game's solver ([`best_exact_move`]) within half the move's hard deadline
+    /// (5 s under `infinite`). Returns the result, reported like a completed iteration as
+    /// deep as the game can last; `None` when neither answers in time, and then the soft
+    /// deadline of the normal search starts again from now (within the hard one).
+    fn exact_answer(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        solver: Option<&mut dyn ExactSearch<G>>,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        // The book: a winning move, whose distance it does not know.
+        if let Some(mv) = root
+            .book_move()
+            .filter(|mv| self.state.root_moves.contains(mv))
+        {
+            let choice = ExactChoice {
+                mv,
+                score: win_bound(root),
+                distance_known: false,
+            };
+            return Some(self.finish_exact(root, limits, &choice, 0, report));
+        }
+        let solver = solver?;
+        let until = match self.state.deadlines {
+            Some(deadlines) => deadlines.hard / 2,
+            None => INFINITE_EXACT_TIME,
+        };
+        let control = Arc::clone(&self.links.control);
+        solver.set_interrupt(Some(Arc::new(move || {
+            control.is_stopped() || (!control.is_pondering() && control.clock_elapsed() >= until)
+        })));
+        solver.reset_nodes();
+        let choice = best_exact_move(solver, root, &self.state.root_moves);
+        solver.set_interrupt(None);
+        let nodes = solver.nodes();
+        match choice {
+            Some(choice) => Some(self.finish_exact(root, limits, &choice, nodes, report)),
+            None => {
+                let spent = self.links.control.clock_elapsed();
+                if let Some(deadlines) = self.state.deadlines.as_mut() {
+                    deadlines.soft = (spent + deadlines.soft).min(deadlines.hard);
+                }
+                None
+            }
+        }
+    }
+
+    /// Reports an exact (or book) answer as an iteration as deep as the game can last,
+    /// waits while `infinite`, and reports the result.
+    fn finish_exact(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        choice: &ExactChoice<G::Move>,
+        nodes: u64,
+        report: &mut dyn FnMut(SearchEvent<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let depth = root.remaining_plies_bound().unwrap_or(1).max(1);
+        report(SearchEvent::Iteration(SearchInfo {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score: choice.score,
+            nodes,
+            elapsed: self.state.started.elapsed(),
+            hashfull: self.links.tt.hashfull(),
+            pv: vec![choice.mv],
+        }));
+        self.wait_while_pondering(limits);
+        let result = SearchResult {
+            best: Some(choice.mv),
+            ponder: None,
+            score: choice.score,
+            depth,
+            nodes,
+            elapsed: self.state.started.elapsed(),
+        };
+        report(SearchEvent::Finished(result.clone()));
+        result
+    }
+
     /// Step 1 of [`Searcher::run`]: resets the per-search state.
     fn begin(&mut self, root: &G, limits: &Limits) {
         let state = &mut self.state;
@@ -388,7 +625,9 @@ impl<G: Game> Searcher<G> {
         state.aborted = false;
         state.overtaken = false;
         state.node_limit = limits.nodes;
-        state.deadlines = deadlines(limits, self.settings.move_overhead);
+        state.unstable = false;
+        let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
+        state.deadlines = deadlines(limits, self.settings.move_overhead, moves_left);
         state.pruning = root.pruning();
         self.tables.new_search();
         self.links.tt.new_search();
@@ -452,6 +691,13 @@ impl<G: Game> Searcher<G> {
                         (iteration, true)
                     }
                 };
+            self.state.unstable =
+                completed
+                    .as_ref()
+                    .is_some_and(|c: &CompletedIteration<G::Move>| {
+                        c.pv.first() != iteration.pv.first()
+                            || (c.score - iteration.score).abs() >= UNSTABLE_SCORE_CHANGE
+                    });
             let ends = self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
             depth = match pool {
                 _ if adopted => iteration.depth + 1 + skew,
@@ -762,9 +1008,15 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         if let Some(deadlines) = self.state.deadlines {
-            if !self.links.control.is_pondering()
-                && self.links.control.clock_elapsed() >= deadlines.soft
-            {
+            // In a game of bounded length (whose clock is planned over the moves that can
+            // remain), a critical position (the last iteration changed the best move or
+            // the score) gets twice the planned time, within the hard deadline.
+            let soft = if self.state.unstable && root.remaining_plies_bound().is_some() {
+                (deadlines.soft * 2).min(deadlines.hard)
+            } else {
+                deadlines.soft
+            };
+            if !self.links.control.is_pondering() && self.links.control.clock_elapsed() >= soft {
                 return true;
             }
         }

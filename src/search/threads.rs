@@ -20,10 +20,11 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::events::{SearchEvent, SearchResult};
+use super::exact::ExactSearch;
 use super::game::Game;
 use super::limits::Limits;
 use super::pool::SharedIterations;
-use super::searcher::{SearchControl, SearchSettings, Searcher};
+use super::searcher::{plays_exactly, SearchControl, SearchSettings, Searcher};
 use super::tt::TranspositionTable;
 
 /// Stack size of search threads: the recursion keeps move lists on the stack.
@@ -51,10 +52,46 @@ pub struct HashError {
     pub kept: usize,
 }
 
-/// The searchers of all threads: the main one reports, the helpers share its table.
+/// The searchers of all threads: the main one reports, the helpers share its table; and
+/// the game's own exact solver, if it has one, made at the first search that may use it
+/// (see [`plays_exactly`]) and kept for the game (its table learns from move to move).
 struct Searchers<G: Game> {
     main: Searcher<G>,
     helpers: Vec<Searcher<G>>,
+    solver: ExactSolver<G>,
+}
+
+/// The game's exact solver for `go`: not made yet, made, or the game has none.
+enum ExactSolver<G: Game> {
+    /// Not asked for yet: made with a table of this many MiB when first needed.
+    Later(usize),
+    /// The game's solver.
+    Ready(Box<dyn ExactSearch<G>>),
+    /// The game has no dedicated solver.
+    None,
+}
+
+impl<G: Game> ExactSolver<G> {
+    /// The solver, made now if it was not yet (one thread: the helpers have the others).
+    fn get(&mut self) -> Option<&mut dyn ExactSearch<G>> {
+        if let ExactSolver::Later(hash_mb) = *self {
+            *self = match G::dedicated_solver(hash_mb, 1) {
+                Some(solver) => ExactSolver::Ready(solver),
+                None => ExactSolver::None,
+            };
+        }
+        match self {
+            ExactSolver::Ready(solver) => Some(solver.as_mut()),
+            _ => None,
+        }
+    }
+
+    /// Forgets what the solver learnt (a new game).
+    fn forget(&mut self) {
+        if let ExactSolver::Ready(solver) = self {
+            solver.forget();
+        }
+    }
 }
 
 /// A search started by [`ThreadPool::start`]: its switches, whether it has reported its
@@ -75,6 +112,8 @@ pub struct ThreadPool<G: Game> {
     threads: usize,
     multipv: usize,
     move_overhead: Duration,
+    /// Table size of the game's exact solver, in MiB (the `Hash` size).
+    hash_mb: usize,
 }
 
 impl<G: Game> ThreadPool<G> {
@@ -85,12 +124,14 @@ impl<G: Game> ThreadPool<G> {
             searchers: Some(Searchers {
                 main: Searcher::new(Arc::clone(&tt)),
                 helpers: Vec::new(),
+                solver: ExactSolver::Later(hash_mb),
             }),
             tt,
             running: None,
             threads: 1,
             multipv: 1,
             move_overhead: SearchSettings::default().move_overhead,
+            hash_mb,
         }
     }
 
@@ -249,6 +290,10 @@ impl<G: Game> ThreadPool<G> {
         match TranspositionTable::try_new(megabytes) {
             Some(table) => {
                 self.set_table(table);
+                self.hash_mb = megabytes;
+                if let Some(searchers) = self.searchers.as_mut() {
+                    searchers.solver = ExactSolver::Later(megabytes);
+                }
                 Ok(())
             }
             None => {
@@ -265,6 +310,9 @@ impl<G: Game> ThreadPool<G> {
     pub fn clear_hash(&mut self) {
         self.stop();
         self.tt.clear();
+        if let Some(searchers) = self.searchers.as_mut() {
+            searchers.solver.forget();
+        }
     }
 
     /// Forgets the game: empties the table and every thread's ordering tables. Stops a
@@ -273,6 +321,9 @@ impl<G: Game> ThreadPool<G> {
         self.stop();
         self.tt.clear();
         self.for_each_searcher(|searcher| searcher.clear());
+        if let Some(searchers) = self.searchers.as_mut() {
+            searchers.solver.forget();
+        }
     }
 
     /// Gives every searcher `table`.
@@ -297,6 +348,7 @@ impl<G: Game> ThreadPool<G> {
             helpers: (1..self.threads)
                 .map(|_| Searcher::new(Arc::clone(&self.tt)))
                 .collect(),
+            solver: ExactSolver::Later(self.hash_mb),
         }
     }
 
@@ -335,10 +387,20 @@ fn search_all_threads<G: Game>(
     control: Arc<SearchControl>,
     report: &mut dyn FnMut(SearchEvent<G::Move>),
 ) -> SearchResult<G::Move> {
-    let Searchers { main, helpers } = searchers;
+    let Searchers {
+        main,
+        helpers,
+        solver,
+    } = searchers;
+    // The game's exact solver, for a search that may use it.
+    let solver = if plays_exactly(limits) {
+        solver.get()
+    } else {
+        None
+    };
     if helpers.is_empty() {
         main.link(control, None, Vec::new());
-        return main.run(root, limits, searchmoves, report);
+        return main.run(root, limits, searchmoves, solver, report);
     }
     let pool = Arc::new(SharedIterations::default());
     let peers = helpers.iter().map(|h| h.node_counter()).collect();
@@ -353,6 +415,7 @@ fn search_all_threads<G: Game>(
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.configure(SearchSettings {
                 start_depth: 1 + (index as u32 + 1) % 2,
+                exact_answers: false,
                 ..SearchSettings::default()
             });
             helper.link(
@@ -368,13 +431,13 @@ fn search_all_threads<G: Game>(
                 .name(format!("helper-{}", index + 1))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    helper.run(root, helper_limits, searchmoves, &mut |_| {});
+                    helper.run(root, helper_limits, searchmoves, None, &mut |_| {});
                 });
             if let Err(e) = spawned {
                 log::error!("cannot start helper thread {}: {e}", index + 1);
             }
         }
-        let result = main.run(root, limits, searchmoves, report);
+        let result = main.run(root, limits, searchmoves, solver, report);
         helper_control.stop();
         result
     })

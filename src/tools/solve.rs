@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
+use crate::search::exact::from_child;
 use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
 use crate::search::{
     ExactSearch, Game, GameError, MoveList, Score, ScoreReport, SearchFeatures, SearchSettings,
@@ -398,15 +399,6 @@ impl<G: Game> Solver<G> {
         };
         let value = search.value(root, self.weak, self.budget, &mut report)?;
         Some(self.shown(value))
-    }
-}
-
-/// A child's value in the parent's view: negated, and a win or loss one ply further.
-fn from_child(value: Score) -> Score {
-    if is_mate(value) {
-        -value - (-value).signum()
-    } else {
-        -value
     }
 }
 

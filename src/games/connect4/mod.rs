@@ -10,12 +10,15 @@
 //! the last move completed four in a row, so [`Game::outcome`] is O(1); a won position
 //! generates no moves, which is what perft counts rely on.
 //!
-//! Exact values come from the game's own solver ([`solver`]), which `cutoff solve` uses.
+//! Exact values come from the game's own solver ([`solver`]), which `cutoff solve` uses and
+//! `go` under a clock plays by; the first player's opening moves come from its strategy
+//! book ([`book`]), built by that solver.
 //!
 //! Notation: a move is the column digit `1`..`7`, left to right. FEN lists rows from top to
 //! bottom separated by `/`, `x` for the first player's stones, `o` for the second's, digits
 //! for runs of empty cells, then a space and the side to move: the start is `7/7/7/7/7/7 x`.
 
+pub mod book;
 pub mod solver;
 pub mod test_sets;
 
@@ -563,6 +566,11 @@ impl Game for Connect4 {
 
     fn remaining_plies_bound(&self) -> Option<u32> {
         Some(CELLS - self.moves)
+    }
+
+    /// The first player's winning move from the shipped book ([`book`]).
+    fn book_move(&self) -> Option<Column> {
+        book::lookup(self)
     }
 }
 

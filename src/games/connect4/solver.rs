@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
-use crate::search::exact::one_by_one;
+use crate::search::exact::{one_by_one, Interrupt};
 use crate::search::score::{outcome_score, MATE};
 use crate::search::{ExactSearch, Game, Score};
 
@@ -100,7 +100,7 @@ impl Board {
 }
 
 /// The key of the mirror image: the columns' seven-bit groups in reverse order.
-fn mirror(key: u64) -> u64 {
+pub(super) fn mirror(key: u64) -> u64 {
     const GROUP: u64 = (1 << COLUMN_BITS) - 1;
     let mut result = key & (GROUP << (3 * COLUMN_BITS));
     for column in 0..3 {
@@ -297,7 +297,12 @@ pub struct Connect4Solver {
     nodes: u64,
     limit: u64,
     aborted: bool,
+    /// Asked every [`INTERRUPT_INTERVAL`] nodes whether to give up.
+    interrupt: Option<Interrupt>,
 }
+
+/// Nodes between two questions to the interrupt (a power of two).
+const INTERRUPT_INTERVAL: u64 = 4096;
 
 impl Connect4Solver {
     /// A solver with a table of about `hash_mb` MiB.
@@ -314,6 +319,7 @@ impl Connect4Solver {
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
+            interrupt: None,
         }
     }
 
@@ -376,6 +382,10 @@ impl Connect4Solver {
             self.table.grow();
         }
         if self.nodes > self.limit {
+            self.aborted = true;
+            return alpha;
+        }
+        if self.nodes % INTERRUPT_INTERVAL == 0 && self.interrupt.as_ref().is_some_and(|i| i()) {
             self.aborted = true;
             return alpha;
         }
@@ -558,8 +568,10 @@ impl ExactSearch<Connect4> for Connect4Solver {
             for _ in 0..self.threads {
                 let sender = sender.clone();
                 let (table, order, next) = (Arc::clone(&self.table), &order, &next);
+                let interrupt = self.interrupt.clone();
                 scope.spawn(move || {
                     let mut worker = Connect4Solver::with_table(table);
+                    worker.interrupt = interrupt;
                     while let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let before = worker.nodes;
                         let mut report = |lower, upper, nodes| {
@@ -596,6 +608,10 @@ impl ExactSearch<Connect4> for Connect4Solver {
     fn forget(&mut self) {
         self.table.forget();
         self.fresh_nodes = 0;
+    }
+
+    fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        self.interrupt = interrupt;
     }
 
     fn nodes(&self) -> u64 {

@@ -8,11 +8,13 @@
 //!    - a type implementing [`Game`](crate::search::Game): rules (start, FEN in and out,
 //!      move generation, make/unmake, `outcome`), notation (`parse_move`, `format_move`),
 //!      `hash`, `evaluate`, `encode_move`, `history_index`; the hooks with defaults
-//!      (`move_hint`, `pruning`, `game_end`, quiescence, null move, a dedicated solver)
-//!      only where the game gains from them;
+//!      (`move_hint`, `pruning`, `game_end`, quiescence, null move, continuation and
+//!      capture history indices, a dedicated solver, a book move) only where the game
+//!      gains from them;
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
 //!      players, how the board marks pieces, bench positions and depth, opening book, the
-//!      SPRT time control, whether `solve` may run unbudgeted, a test-set format if any);
+//!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
+//!      protocol dialect of its own, a loadable evaluation net, each where it has one);
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
 //! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`.
 //! 3. Its **opening book** `openings/<name>.txt` (made by `scripts/gen_openings.py`), and

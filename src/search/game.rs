@@ -175,8 +175,18 @@ pub struct Pruning {
     pub late_move_reductions: bool,
     /// Reverse futility pruning: cut nodes whose static evaluation is far above beta.
     pub reverse_futility: bool,
-    /// Futility and late move pruning of quiet moves near the horizon.
+    /// Futility, late move and history pruning of quiet moves near the horizon.
     pub futility: bool,
+    /// Static exchange pruning near the horizon: moves that lose material by
+    /// [`Game::exchange_at_least`] are skipped.
+    pub exchange_pruning: bool,
+    /// Singular extensions: the hash move is searched a ply deeper when every other move
+    /// fails well below its score, and the node is cut (multi-cut) or the move reduced
+    /// when others reach beta too.
+    pub singular_extensions: bool,
+    /// Correction history: static evaluations are corrected by what searches found for
+    /// positions of the same [`Game::correction_key`].
+    pub eval_correction: bool,
     /// Quiescence search over [`Game::generate_noisy`] moves at the horizon.
     pub quiescence: bool,
     /// Search one ply deeper when the side to move is in check.
@@ -321,6 +331,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn remaining_plies_bound(&self) -> Option<u32> {
         None
     }
+    /// Whether `mv` wins at least `threshold` (in the game's evaluation units) once both
+    /// sides have traded on its target square (static exchange evaluation); used by
+    /// [`Pruning::exchange_pruning`]. The default claims every move does.
+    fn exchange_at_least(&self, _mv: Self::Move, _threshold: i32) -> bool {
+        true
+    }
+
+    /// The class of positions whose static evaluations err alike, for
+    /// [`Pruning::eval_correction`] (in chess, the pawn structure); `None` for none.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Noisy moves (captures, promotions) for quiescence; only used when `pruning().quiescence`.
     /// When the side to move is in check it must give every legal move (all evasions):
     /// quiescence does not stand pat in check and scores having no evasion as a loss.

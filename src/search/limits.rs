@@ -122,12 +122,82 @@ pub fn deadlines(
     }
 }
 
+/// Soft deadline scale by the number of iterations the best move has stayed the same (0:
+/// it just changed), the last value for longer runs.
+const STABILITY_SCALE: [f64; 5] = [2.5, 1.2, 0.9, 0.8, 0.75];
+/// Soft deadline scale by the share `f` of root nodes spent on the best move:
+/// `(NODE_SHARE_BASE - f) * NODE_SHARE_FACTOR`.
+const NODE_SHARE_BASE: f64 = 1.5;
+/// See [`NODE_SHARE_BASE`].
+const NODE_SHARE_FACTOR: f64 = 1.35;
+/// Soft deadline scale by the score's drop since the previous iteration: one more share
+/// of the planned time per this many units of drop, within [`SCORE_DROP_RANGE`].
+const SCORE_DROP_UNIT: f64 = 100.0;
+/// See [`SCORE_DROP_UNIT`].
+const SCORE_DROP_RANGE: (f64, f64) = (0.8, 1.6);
+
+/// What the completed iterations of a search say about how settled it is: how long the
+/// best move has stayed the same and how the score moved. Scales the soft deadline.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct IterationProgress {
+    best: Option<u16>,
+    stable_iterations: usize,
+    score: Option<i32>,
+    score_drop: i32,
+}
+
+impl IterationProgress {
+    /// Records a completed iteration: its best move (by code) and score.
+    pub fn record(&mut self, best: Option<u16>, score: i32) {
+        if self.best.is_some() && self.best == best {
+            self.stable_iterations += 1;
+        } else {
+            self.stable_iterations = 0;
+        }
+        self.best = best;
+        self.score_drop = self.score.map_or(0, |previous| previous - score);
+        self.score = Some(score);
+    }
+
+    /// The factor on the planned (soft) time: more when the best move keeps changing, when
+    /// its share of the nodes (`best_node_share`, 0 to 1) is small and when the score
+    /// dropped; less when all is settled. Before any iteration, 1.
+    pub fn soft_scale(&self, best_node_share: Option<f64>) -> f64 {
+        if self.score.is_none() {
+            return 1.0;
+        }
+        let stability = STABILITY_SCALE[self.stable_iterations.min(STABILITY_SCALE.len() - 1)];
+        let nodes = best_node_share.map_or(1.0, |f| (NODE_SHARE_BASE - f) * NODE_SHARE_FACTOR);
+        let (low, high) = SCORE_DROP_RANGE;
+        let drop = (1.0 + f64::from(self.score_drop) / SCORE_DROP_UNIT).clamp(low, high);
+        stability * nodes * drop
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        let mut progress = IterationProgress::default();
+        assert_eq!(progress.soft_scale(None), 1.0);
+        progress.record(Some(1), 20);
+        let changed = progress.soft_scale(Some(0.5));
+        for _ in 0..6 {
+            progress.record(Some(1), 20);
+        }
+        let settled = progress.soft_scale(Some(0.5));
+        assert!(changed > 2.0 * settled, "{changed} {settled}");
+        assert!(progress.soft_scale(Some(0.95)) < settled);
+        progress.record(Some(1), -60);
+        assert!(progress.soft_scale(Some(0.5)) > settled);
+        progress.record(Some(1), 500);
+        assert!(progress.soft_scale(Some(0.5)) < settled);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! search is a [`Searcher`] ([`searcher`]); the solver and the tree statistics use its
 //! exact root search ([`Searcher::search_root`]) directly, on the caller's thread.
 
+pub mod correction;
 pub mod events;
 pub mod exact;
 pub mod features;
@@ -19,6 +20,7 @@ pub mod minimax;
 pub mod ordering;
 pub mod perft;
 pub mod pool;
+pub mod reductions;
 pub mod score;
 pub mod searcher;
 pub mod threads;

@@ -140,6 +140,13 @@ impl<M: Copy + Eq> OrderingTables<M> {
         }
     }
 
+    /// What the butterfly and continuation histories say of the quiet move `mv` at a node
+    /// in `context` (the sum the picker orders quiet moves by, unbounded).
+    pub fn quiet_history<G: Game<Move = M>>(&self, game: &G, mv: M, context: &NodeContext) -> i32 {
+        self.history(game.history_index(mv))
+            + self.continuation(context, game.continuation_index(mv))
+    }
+
     fn killer_rank(&self, ply: usize, mv: M) -> Option<usize> {
         self.killers[ply].iter().position(|&k| k == Some(mv))
     }
@@ -195,8 +202,7 @@ impl<M: Copy + Eq> OrderingTables<M> {
         if self.counter(context) == Some(mv) {
             return COUNTER_SCORE;
         }
-        let histories = self.history(game.history_index(mv))
-            + self.continuation(context, game.continuation_index(mv));
+        let histories = self.quiet_history(game, mv, context);
         hint.saturating_add(histories).min(QUIET_CEILING)
     }
 }

@@ -20,13 +20,15 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use parking_lot::Mutex;
 
+use super::correction::CorrectionHistory;
 use super::events::{SearchEvent, SearchInfo, SearchResult};
 use super::exact::{from_child, ExactSearch};
 use super::features::{SearchFeatures, SearchStats};
-use super::game::{Game, MoveList, Pruning, QUIET_HINT_LIMIT};
-use super::limits::{deadlines, Deadlines, Limits};
+use super::game::{Game, MoveList, Pruning, MAX_MOVES, QUIET_HINT_LIMIT};
+use super::limits::{deadlines, Deadlines, IterationProgress, Limits};
 use super::ordering::{history_bonus, MovePicker, NodeContext, OrderingTables};
 use super::pool::{CompletedIteration, SharedIterations};
+use super::reductions::{LateMoveReductions, ReductionContext};
 use super::score::{is_mate, outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 
@@ -49,10 +51,41 @@ const FUTILITY_BASE: Score = 100;
 const FUTILITY_MARGIN: Score = 90;
 /// Late move pruning: deepest remaining depth it applies to.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
+/// History pruning: deepest remaining depth it applies to.
+const HISTORY_PRUNING_DEPTH: i32 = 3;
+/// History pruning: a quiet move is skipped when its history is below
+/// `-HISTORY_PRUNING_MARGIN * depth`.
+const HISTORY_PRUNING_MARGIN: i32 = 2_048;
+/// Static exchange pruning: deepest remaining depth it applies to.
+const EXCHANGE_PRUNING_DEPTH: i32 = 8;
+/// Static exchange pruning: a quiet move is skipped when it loses more than this per ply
+/// of remaining depth.
+const EXCHANGE_QUIET_MARGIN: i32 = 64;
+/// Static exchange pruning: a noisy move is skipped when it loses more than this times the
+/// square of the remaining depth.
+const EXCHANGE_NOISY_MARGIN: i32 = 20;
+/// Null move pruning: the reduction is `NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR`
+/// plus one ply per `NULL_MOVE_EVAL_DIVISOR` of static evaluation above beta (at most
+/// `NULL_MOVE_EVAL_PLIES`).
+const NULL_MOVE_BASE: i32 = 3;
+/// See [`NULL_MOVE_BASE`].
+const NULL_MOVE_DEPTH_DIVISOR: i32 = 3;
+/// See [`NULL_MOVE_BASE`].
+const NULL_MOVE_EVAL_DIVISOR: Score = 200;
+/// See [`NULL_MOVE_BASE`].
+const NULL_MOVE_EVAL_PLIES: i32 = 3;
+/// Null move pruning: from this depth a null-move cut-off is verified by a reduced search
+/// without null moves for the side to move (guards against zugzwang).
+const NULL_MOVE_VERIFICATION_DEPTH: i32 = 12;
+/// Singular extensions: shallowest remaining depth they apply to.
+const SINGULAR_DEPTH: i32 = 8;
+/// Singular extensions: the table's entry may be this many plies shallower than the node.
+const SINGULAR_ENTRY_SLACK: i32 = 3;
+/// Singular extensions: the other moves must fail below the entry's score minus this
+/// times the depth.
+const SINGULAR_MARGIN: Score = 1;
 /// Internal iterative reduction: shallowest remaining depth it applies to.
 const IIR_DEPTH: i32 = 4;
-/// A score change between two iterations that makes the position critical (more time).
-const UNSTABLE_SCORE_CHANGE: Score = 30;
 /// Time the exact solver may take under `go infinite` before the normal search starts.
 const INFINITE_EXACT_TIME: Duration = Duration::from_secs(5);
 
@@ -311,9 +344,15 @@ struct SearchState<M> {
     overtaken: bool,
     /// When this search started (for reports).
     started: Instant,
-    /// The last completed iteration changed the best move or moved the score: the
-    /// position is critical, the soft deadline is doubled (within the hard one).
-    unstable: bool,
+    /// Depth of the iteration being searched (the root's depth), which bounds extensions.
+    root_depth: u32,
+    /// How the completed iterations went, which scales the soft deadline.
+    progress: IterationProgress,
+    /// Nodes spent below each root move in this search (by the move's code).
+    root_move_nodes: ArrayVec<(u16, u64), MAX_MOVES>,
+    /// Null moves are not tried before this ply (set while a null-move cut-off is being
+    /// verified).
+    null_move_min_ply: usize,
 }
 
 impl<M> SearchState<M> {
@@ -331,7 +370,10 @@ impl<M> SearchState<M> {
             iteration_depth: 0,
             overtaken: false,
             started: Instant::now(),
-            unstable: false,
+            root_depth: 0,
+            progress: IterationProgress::default(),
+            root_move_nodes: ArrayVec::new(),
+            null_move_min_ply: 0,
         }
     }
 }
@@ -384,6 +426,8 @@ struct Node {
     beta: Score,
     kind: NodeKind,
     in_check: bool,
+    /// The move left out (a singular extension's search of the other moves).
+    excluded: Option<u16>,
 }
 
 impl Node {
@@ -393,11 +437,13 @@ impl Node {
 }
 
 /// The static evaluation of a node (`None` in check, or where no pruning uses it): as the
-/// game gives it (stored in the table, compared for `improving`, used by move futility),
-/// and refined by the table's score where its bound allows (for node pruning decisions).
+/// game gives it (stored in the table), corrected by the correction history (compared for
+/// `improving`, used by move futility), and refined by the table's score where its bound
+/// allows (for node pruning decisions).
 #[derive(Copy, Clone, Debug)]
 struct StaticEval {
     raw: Option<Score>,
+    corrected: Option<Score>,
     refined: Option<Score>,
     improving: bool,
 }
@@ -416,6 +462,12 @@ pub struct Searcher<G: Game> {
     /// Continuation index of the move played at each ply of the current line (`None`: a
     /// null move, or a game without continuation indices).
     continuations: Vec<Option<usize>>,
+    /// Base late move reductions by depth and move number.
+    reductions: LateMoveReductions,
+    /// Corrections of the static evaluation learnt from search results.
+    correction: CorrectionHistory,
+    /// The move each ply of the current line leaves out (singular extension searches).
+    excluded: Vec<Option<u16>>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -435,6 +487,9 @@ impl<G: Game> Searcher<G> {
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             static_evals: vec![None; MAX_PLY + 1],
             continuations: vec![None; MAX_PLY + 1],
+            reductions: LateMoveReductions::new(),
+            correction: CorrectionHistory::new(),
+            excluded: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -485,6 +540,7 @@ impl<G: Game> Searcher<G> {
     /// Forgets what was learnt about move ordering (new game).
     pub fn clear(&mut self) {
         self.tables.clear();
+        self.correction.clear();
     }
 
     /// Searches `root` within `limits`, reporting each iteration and the final result to
@@ -625,7 +681,9 @@ impl<G: Game> Searcher<G> {
         state.aborted = false;
         state.overtaken = false;
         state.node_limit = limits.nodes;
-        state.unstable = false;
+        state.progress = IterationProgress::default();
+        state.root_move_nodes.clear();
+        state.null_move_min_ply = 0;
         let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
         state.deadlines = deadlines(limits, self.settings.move_overhead, moves_left);
         state.pruning = root.pruning();
@@ -674,6 +732,7 @@ impl<G: Game> Searcher<G> {
         while depth <= max_depth {
             self.state.seldepth = 0;
             self.state.iteration_depth = if pool.is_some() { depth } else { u32::MAX };
+            self.state.root_depth = depth;
             let (iteration, adopted) =
                 match self.search_lines(&mut game, depth, lines, &previous_scores) {
                     Some(results) => {
@@ -691,13 +750,8 @@ impl<G: Game> Searcher<G> {
                         (iteration, true)
                     }
                 };
-            self.state.unstable =
-                completed
-                    .as_ref()
-                    .is_some_and(|c: &CompletedIteration<G::Move>| {
-                        c.pv.first() != iteration.pv.first()
-                            || (c.score - iteration.score).abs() >= UNSTABLE_SCORE_CHANGE
-                    });
+            let best = iteration.pv.first().map(|&mv| G::encode_move(mv));
+            self.state.progress.record(best, iteration.score);
             let ends = self.iteration_ends_search(root, limits, iteration.depth, &previous_scores);
             depth = match pool {
                 _ if adopted => iteration.depth + 1 + skew,
@@ -916,8 +970,9 @@ impl<G: Game> Searcher<G> {
 
         // Step 3. The search itself.
         let mut game = root.clone();
-        let depth = depth.min(MAX_PLY as u32 - 1) as i32;
-        self.negamax(&mut game, depth, 0, alpha, beta, NodeKind::Pv)
+        let depth = depth.min(MAX_PLY as u32 - 1);
+        self.state.root_depth = depth;
+        self.negamax(&mut game, depth as i32, 0, alpha, beta, NodeKind::Pv)
     }
 
     /// The best root move of the last [`Searcher::search_root`] whose score was inside its
@@ -1008,19 +1063,41 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         if let Some(deadlines) = self.state.deadlines {
-            // In a game of bounded length (whose clock is planned over the moves that can
-            // remain), a critical position (the last iteration changed the best move or
-            // the score) gets twice the planned time, within the hard deadline.
-            let soft = if self.state.unstable && root.remaining_plies_bound().is_some() {
-                (deadlines.soft * 2).min(deadlines.hard)
-            } else {
-                deadlines.soft
-            };
+            // The planned time, scaled by how settled the search looks.
+            let best_share = self.best_move_node_share();
+            let scale = self.state.progress.soft_scale(best_share);
+            let soft = deadlines.soft.mul_f64(scale).min(deadlines.hard);
             if !self.links.control.is_pondering() && self.links.control.clock_elapsed() >= soft {
                 return true;
             }
         }
         false
+    }
+
+    /// The share of this search's root nodes spent below the best move so far (`None`
+    /// before any).
+    fn best_move_node_share(&self) -> Option<f64> {
+        let best = G::encode_move(*self.state.root_moves.first()?);
+        let total: u64 = self.state.root_move_nodes.iter().map(|&(_, n)| n).sum();
+        let on_best = self
+            .state
+            .root_move_nodes
+            .iter()
+            .find(|&&(code, _)| code == best)
+            .map_or(0, |&(_, n)| n);
+        (total > 0).then(|| on_best as f64 / total as f64)
+    }
+
+    /// Adds the nodes just spent below root move `mv` to its count.
+    fn count_root_nodes(&mut self, mv: G::Move, nodes: u64) {
+        let code = G::encode_move(mv);
+        let counts = &mut self.state.root_move_nodes;
+        match counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => *n += nodes,
+            None => {
+                let _ = counts.try_push((code, nodes));
+            }
+        }
     }
 
     /// Searches the root at `depth`, first inside a window around the previous score.
@@ -1145,6 +1222,7 @@ impl<G: Game> Searcher<G> {
             beta,
             kind,
             in_check,
+            excluded: self.excluded[ply],
         };
 
         // Step 4. Transposition table: maybe a cut-off, otherwise what the entry knows.
@@ -1182,18 +1260,118 @@ impl<G: Game> Searcher<G> {
             return Some(score);
         }
 
-        // Step 9. Generate and order the moves; without any the game is over.
+        // Step 9. Singular extension of the hash move: the others all fail well below its
+        // score (extend it), or reach beta too (cut the node, or reduce the hash move).
+        let extension = match self.singular_extension(game, &node, hit.as_ref())? {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(extension) => extension,
+        };
+
+        // Step 10. Generate and order the moves; without any the game is over.
         let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
             self.state.stats.leaves += 1;
             return Some(if in_check { -MATE + ply as Score } else { DRAW });
         };
 
-        // Step 10. Search the moves.
-        let (best_score, best_move) = self.search_moves(game, &node, &mut picker, eval)?;
+        // Step 11. Search the moves.
+        let (best_score, best_move) =
+            self.search_moves(game, &node, &mut picker, eval, extension)?;
+        if node.excluded.is_some() {
+            // Only the singular search's bound matters; with no other move it fails low.
+            return Some(if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            });
+        }
 
-        // Step 11. Store the result.
+        // Step 12. Store the result, and learn how wrong the static evaluation was.
         self.store(key, &node, best_score, best_move, eval.raw);
+        self.correct_evaluation(game, &node, best_score, best_move, eval);
         Some(best_score)
+    }
+
+    /// Step 9 of [`Searcher::negamax`]: searches the moves other than the table's, reduced
+    /// and with a null window just below the entry's score less a margin. `Continue(1)`:
+    /// none reaches it, the table's move is singular and searched a ply deeper;
+    /// `Break(score)`: even that lowered window is above beta (multi-cut);
+    /// `Continue(-1)`: the entry's score is above beta but other moves also reach the
+    /// lowered window, so the table's move is searched a ply shallower; `Continue(0)`
+    /// otherwise. `None` when aborted.
+    fn singular_extension(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        hit: Option<&TtEntry>,
+    ) -> Option<ControlFlow<Score, i32>> {
+        let Some(hit) = hit.filter(|hit| {
+            hit.move_code.is_some()
+                && hit.bound != Bound::Upper
+                && i32::from(hit.depth) >= node.depth - SINGULAR_ENTRY_SLACK
+                && hit.score.abs() < MATE_BOUND
+        }) else {
+            return Some(ControlFlow::Continue(0));
+        };
+        let applies = self.state.pruning.singular_extensions
+            && node.ply > 0
+            && node.excluded.is_none()
+            && node.depth >= SINGULAR_DEPTH
+            && node.ply < 2 * self.state.root_depth as usize;
+        if !applies {
+            return Some(ControlFlow::Continue(0));
+        }
+        let singular_beta = hit.score - SINGULAR_MARGIN * node.depth;
+        let kind = if node.kind == NodeKind::Cut {
+            NodeKind::Cut
+        } else {
+            NodeKind::All
+        };
+        self.excluded[node.ply] = hit.move_code;
+        let result = self.negamax(
+            game,
+            (node.depth - 1) / 2,
+            node.ply,
+            singular_beta - 1,
+            singular_beta,
+            kind,
+        );
+        self.excluded[node.ply] = None;
+        let score = result?;
+        Some(if score < singular_beta {
+            ControlFlow::Continue(1)
+        } else if singular_beta >= node.beta {
+            ControlFlow::Break(singular_beta)
+        } else if hit.score >= node.beta {
+            ControlFlow::Continue(-1)
+        } else {
+            ControlFlow::Continue(0)
+        })
+    }
+
+    /// Step 12 of [`Searcher::negamax`]: moves the correction history of the position's
+    /// class towards the search's score, where the score says more than the static
+    /// evaluation (not after a noisy best move, nor when its bound points the same way as
+    /// the evaluation).
+    fn correct_evaluation(
+        &mut self,
+        game: &G,
+        node: &Node,
+        best_score: Score,
+        best_move: Option<G::Move>,
+        eval: StaticEval,
+    ) {
+        let (Some(raw), Some(corrected)) = (eval.raw, eval.corrected) else {
+            return;
+        };
+        let informative = self.state.pruning.eval_correction
+            && !node.in_check
+            && best_score.abs() < MATE_BOUND
+            && !best_move.is_some_and(|mv| game.is_noisy(mv))
+            && !(best_score >= node.beta && best_score <= corrected)
+            && !(best_score <= node.alpha && best_score >= corrected);
+        if informative {
+            self.correction.update(game, node.depth, best_score, raw);
+        }
     }
 
     /// Step 2 of [`Searcher::negamax`], below the root: the score of a finished game, a
@@ -1259,6 +1437,7 @@ impl<G: Game> Searcher<G> {
             return ControlFlow::Continue(None);
         };
         if !node.pv_node()
+            && node.excluded.is_none()
             && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth)
             && hit.cuts(node.alpha, node.beta)
         {
@@ -1285,16 +1464,27 @@ impl<G: Game> Searcher<G> {
             hit.and_then(|hit| hit.eval)
                 .unwrap_or_else(|| game.evaluate())
         });
-        self.static_evals[ply] = raw;
-        let improving = match (raw, ply.checked_sub(2)) {
+        let corrected = raw.map(|eval| self.corrected(game, eval));
+        self.static_evals[ply] = corrected;
+        let improving = match (corrected, ply.checked_sub(2)) {
             (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
             _ => false,
         };
-        let refined = raw.map(|eval| hit.map_or(eval, |hit| hit.refine(eval)));
+        let refined = corrected.map(|eval| hit.map_or(eval, |hit| hit.refine(eval)));
         StaticEval {
             raw,
+            corrected,
             refined,
             improving,
+        }
+    }
+
+    /// The game's static evaluation `eval` of `game`, corrected where the game allows it.
+    fn corrected(&self, game: &G, eval: Score) -> Score {
+        if self.state.pruning.eval_correction {
+            self.correction.corrected(game, eval)
+        } else {
+            eval
         }
     }
 
@@ -1305,6 +1495,7 @@ impl<G: Game> Searcher<G> {
         let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(static_eval.improving));
         let prunes = self.state.pruning.reverse_futility
             && !node.pv_node()
+            && node.excluded.is_none()
             && node.ply > 0
             && node.depth <= REVERSE_FUTILITY_DEPTH
             && node.beta.abs() < MATE_BOUND
@@ -1322,22 +1513,30 @@ impl<G: Game> Searcher<G> {
         static_eval: Option<Score>,
     ) -> Option<Option<Score>> {
         let beta = node.beta;
+        let Some(eval) = static_eval else {
+            return Some(None);
+        };
         let tries = self.state.pruning.null_move
             && !node.pv_node()
             && node.ply > 0
+            && node.ply >= self.state.null_move_min_ply
+            && node.excluded.is_none()
             && node.depth >= 3
             && game.null_move_allowed()
             && beta.abs() < MATE_BOUND
-            && static_eval.is_some_and(|eval| eval >= beta);
+            && eval >= beta;
         if !tries {
             return Some(None);
         }
-        let reduction = 3 + node.depth / 4;
+        let reduction = NULL_MOVE_BASE
+            + node.depth / NULL_MOVE_DEPTH_DIVISOR
+            + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_PLIES);
+        let reduced = node.depth - 1 - reduction;
         self.continuations[node.ply] = None;
         game.make_null();
         let result = self.negamax(
             game,
-            node.depth - 1 - reduction,
+            reduced,
             node.ply + 1,
             -beta,
             -beta + 1,
@@ -1345,7 +1544,18 @@ impl<G: Game> Searcher<G> {
         );
         game.unmake_null();
         let score = -result?;
-        Some((score >= beta).then_some(if is_mate(score) { beta } else { score }))
+        if score < beta {
+            return Some(None);
+        }
+        let score = if is_mate(score) { beta } else { score };
+        if node.depth < NULL_MOVE_VERIFICATION_DEPTH || self.state.null_move_min_ply > 0 {
+            return Some(Some(score));
+        }
+        // Deep: verify with a reduced search in which this side may not pass for a while.
+        self.state.null_move_min_ply = node.ply + (3 * reduced.max(0) / 4) as usize;
+        let verified = self.negamax(game, reduced, node.ply, beta - 1, beta, NodeKind::Cut);
+        self.state.null_move_min_ply = 0;
+        Some((verified? >= beta).then_some(score))
     }
 
     /// Step 9 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
@@ -1390,6 +1600,7 @@ impl<G: Game> Searcher<G> {
         node: &Node,
         picker: &mut MovePicker<G::Move>,
         static_eval: StaticEval,
+        tt_move_extension: i32,
     ) -> Option<(Score, Option<G::Move>)> {
         let (depth, ply, beta) = (node.depth, node.ply, node.beta);
         let mut alpha = node.alpha;
@@ -1398,17 +1609,26 @@ impl<G: Game> Searcher<G> {
         let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
         let mut noisy_tried: ArrayVec<G::Move, 32> = ArrayVec::new();
         let mut quiets_seen = 0;
-        // Futility and late move pruning skip quiet moves that do not give check, once a
-        // move has kept us from being mated.
+        // Futility, late move and history pruning skip quiet moves that do not give check,
+        // once a move has kept us from being mated.
         let prune_quiets =
             self.state.pruning.futility && !node.pv_node() && ply > 0 && !node.in_check;
         let late_move_limit = (3 + depth * depth) / (2 - i32::from(static_eval.improving));
-        let futile = static_eval.raw.is_some_and(|eval| {
+        let futile = static_eval.corrected.is_some_and(|eval| {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
+        let context = self.context(ply);
         while let Some(mv) = picker.next_move(&*game, &self.tables) {
+            if node.excluded == Some(G::encode_move(mv)) {
+                continue;
+            }
             let move_number = picker.handed_out();
             let noisy = game.is_noisy(mv);
+            let extension = if picker.last_is_tt_move() {
+                tt_move_extension
+            } else {
+                0
+            };
             // The hash move is scored above everything: ask the game what it is.
             let hint = if picker.last_is_tt_move() && !noisy {
                 game.move_hint(mv)
@@ -1416,21 +1636,36 @@ impl<G: Game> Searcher<G> {
                 picker.last_score()
             };
             let quiet = hint < QUIET_HINT_LIMIT && !noisy;
-            if quiet {
+            let history = if quiet {
                 quiets_seen += 1;
+                self.tables.quiet_history(&*game, mv, &context)
+            } else {
+                0
+            };
+            if best_score > -MATE_BOUND && self.loses_exchange(game, node, mv, quiet, noisy) {
+                continue;
             }
             let prune = prune_quiets
                 && quiet
                 && best_score > -MATE_BOUND
-                && (futile || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > late_move_limit));
+                && (futile
+                    || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > late_move_limit)
+                    || (depth <= HISTORY_PRUNING_DEPTH
+                        && history < -HISTORY_PRUNING_MARGIN * depth));
             self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
             if prune && !game.in_check() {
                 game.unmake_move(mv);
                 continue;
             }
-            let score = self.search_move(game, node, alpha, move_number, quiet);
+            let reduction = self.reduction(game, node, move_number, quiet, history, static_eval);
+            let plies = (extension, reduction);
+            let nodes_before = self.state.nodes;
+            let score = self.search_move(game, node, alpha, move_number, plies);
             game.unmake_move(mv);
+            if ply == 0 {
+                self.count_root_nodes(mv, self.state.nodes - nodes_before);
+            }
             let score = score?;
 
             if score > best_score {
@@ -1495,18 +1730,71 @@ impl<G: Game> Searcher<G> {
         self.links.tt.store(key, node.ply, result);
     }
 
+    /// Static exchange pruning in [`Searcher::search_moves`]: whether `mv` (not yet made)
+    /// loses so much material near the horizon that it is not worth searching. Never the
+    /// first move of a node, and never at the root.
+    fn loses_exchange(&self, game: &G, node: &Node, mv: G::Move, quiet: bool, noisy: bool) -> bool {
+        if !self.state.pruning.exchange_pruning
+            || node.ply == 0
+            || node.depth > EXCHANGE_PRUNING_DEPTH
+            || !(quiet || noisy)
+        {
+            return false;
+        }
+        let threshold = if quiet {
+            -EXCHANGE_QUIET_MARGIN * node.depth
+        } else {
+            -EXCHANGE_NOISY_MARGIN * node.depth * node.depth
+        };
+        !game.exchange_at_least(mv, threshold)
+    }
+
+    /// The late move reduction of a move just made at `node` (0: searched at full depth):
+    /// only for quiet moves after the first (after the second on the principal
+    /// variation), outside check, from depth 3; see [`LateMoveReductions::plies`].
+    fn reduction(
+        &self,
+        game: &G,
+        node: &Node,
+        move_number: usize,
+        quiet: bool,
+        history: i32,
+        static_eval: StaticEval,
+    ) -> i32 {
+        let first_reduced = if node.pv_node() { 3 } else { 2 };
+        let reduces = self.state.pruning.late_move_reductions
+            && self.settings.features.alpha_beta
+            && self.settings.features.pvs
+            && quiet
+            && !node.in_check
+            && node.depth >= 3
+            && move_number >= first_reduced;
+        if !reduces {
+            return 0;
+        }
+        let context = ReductionContext {
+            pv_node: node.pv_node(),
+            cut_node: node.kind == NodeKind::Cut,
+            improving: static_eval.improving,
+            gives_check: game.in_check(),
+            history,
+        };
+        self.reductions.plies(node.depth, move_number, context)
+    }
+
     /// Searches one child of `node` (the move is already made, `move_number` of the node's
-    /// moves, `quiet` or not) with PVS and optional reductions, `alpha` being the node's
-    /// alpha so far.
+    /// moves) with PVS, `alpha` being the node's alpha so far. `(extension, reduction)`:
+    /// the move's full depth is the node's plus `extension` (which may be negative), and a
+    /// late move is first searched `reduction` plies shallower than that.
     fn search_move(
         &mut self,
         game: &mut G,
         node: &Node,
         alpha: Score,
         move_number: usize,
-        quiet: bool,
+        (extension, reduction): (i32, i32),
     ) -> Option<Score> {
-        let (depth, beta) = (node.depth, node.beta);
+        let (depth, beta) = (node.depth + extension, node.beta);
         let child = node.ply + 1;
         let features = self.settings.features;
         let first_kind = node.kind.first_child();
@@ -1516,18 +1804,6 @@ impl<G: Game> Searcher<G> {
         if move_number == 1 || !features.pvs {
             return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, first_kind)?);
         }
-        let reduction = if self.state.pruning.late_move_reductions
-            && quiet
-            && !node.in_check
-            && depth >= 3
-            && move_number > 3
-            && !game.in_check()
-        {
-            let r = 1 + (depth.ilog2() as i32 * (move_number.ilog2() as i32)) / 3;
-            r.min(depth - 2)
-        } else {
-            0
-        };
         let later_kind = node.kind.later_child();
         let kind = if reduction > 0 {
             NodeKind::Cut
@@ -1595,7 +1871,8 @@ impl<G: Game> Searcher<G> {
                 .and_then(|hit| hit.eval)
                 .unwrap_or_else(|| game.evaluate());
             raw_eval = Some(eval);
-            let stand_pat = hit.map_or(eval, |hit| hit.refine(eval));
+            let corrected = self.corrected(game, eval);
+            let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));
             if stand_pat >= beta {
                 if uses_table && hit.is_none() {
                     let result = TtEntry {

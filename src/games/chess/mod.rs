@@ -31,6 +31,7 @@ pub use info::INFO;
 
 pub use eval::evaluate_board;
 
+use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning};
 
@@ -594,6 +595,12 @@ impl Game for Chess {
             late_move_reductions: true,
             reverse_futility: true,
             futility: true,
+            exchange_pruning: true,
+            // Measured without a gain yet: singular extensions with the pawn-structure
+            // correction history scored 49.9% over 400 games at 2 s + 0.02 s (Elo -0.9
+            // +/- 27.7) against the same build without; to be matched one by one.
+            singular_extensions: false,
+            eval_correction: false,
             quiescence: true,
             // Measured off: over 200 games at 3 s + 0.03 s the build with check extensions
             // scored 45.5% against the same build without (Elo -31 +/- 38); quiescence
@@ -601,6 +608,16 @@ impl Game for Chess {
             check_extensions: false,
             internal_reductions: true,
         }
+    }
+
+    fn correction_key(&self) -> Option<u64> {
+        let white = self.board.colored_pieces(Color::White, Piece::Pawn).0;
+        let black = self.board.colored_pieces(Color::Black, Piece::Pawn).0;
+        Some(SplitMix::new(white ^ black.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64())
+    }
+
+    fn exchange_at_least(&self, mv: Move, threshold: i32) -> bool {
+        see(&self.board, mv) >= threshold
     }
 
     fn generate_noisy(&self, moves: &mut MoveList<Move>) {

@@ -232,6 +232,13 @@ enum Tool {
         #[arg(long)]
         checkpoints: Option<String>,
     },
+    /// Chess training records (bullet `ChessBoard`, 32 bytes a position): `data shuffle`
+    /// interleaves files in a seeded random order, `data convert` turns datagen's text
+    /// format into records (score 0: train them with `--wdl 1.0`).
+    Data {
+        #[command(subcommand)]
+        action: DataAction,
+    },
     /// Opening books built by the game's own solver (Connect Four: `book build`).
     Book {
         #[command(subcommand)]
@@ -261,6 +268,32 @@ enum Tool {
 }
 
 #[derive(Subcommand)]
+enum DataAction {
+    /// Reads every record of the files (whole, into memory) and writes them all to OUT in
+    /// a random order that depends only on the seed.
+    Shuffle {
+        /// The record files.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        /// The shuffled file (overwritten).
+        #[arg(long)]
+        out: String,
+        /// Seed of the order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Converts datagen's text lines `FEN;result` into records with score 0.
+    Convert {
+        /// The text file.
+        #[arg(long)]
+        text: String,
+        /// The record file (overwritten).
+        #[arg(long)]
+        out: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum BookAction {
     /// Builds the first player's strategy book: a winning move for every first-player
     /// position at plies 0, 2, .. below PLIES reachable when the first player follows it.
@@ -281,6 +314,36 @@ enum BookAction {
 fn parse_game(name: &str) -> Result<GameKind, String> {
     games::find(name)
         .ok_or_else(|| format!("unknown game '{name}' (known: {})", games::names(", ")))
+}
+
+/// `cutoff data shuffle|convert`: reads the input files, writes the output, and says
+/// how many records it wrote.
+fn run_data(action: DataAction) -> Result<(), String> {
+    use games::chess::training::{datagen::encode_bullet, records};
+    let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
+    let (bytes, out, count) = match action {
+        DataAction::Shuffle { data, out, seed } => {
+            let mut all = Vec::new();
+            for path in &data {
+                let (found, left) = records::split_records(&read(path)?);
+                if left > 0 {
+                    log::warn!("{path}: a partial record of {left} bytes at the end is left out");
+                }
+                all.extend(found);
+            }
+            records::shuffle(&mut all, seed);
+            let count = all.len();
+            (all.concat(), out, count)
+        }
+        DataAction::Convert { text, out } => {
+            let text = String::from_utf8(read(&text)?).map_err(|_| format!("{text}: not UTF-8"))?;
+            let converted = records::records_from_text(&text)?;
+            (encode_bullet(&converted), out, converted.len())
+        }
+    };
+    std::fs::write(&out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!("{count} records written to {out}");
+    Ok(())
 }
 
 /// `cutoff games`: one tab-separated line per registered game.
@@ -470,6 +533,7 @@ fn main() -> ExitCode {
             };
             report(run_datagen(&options, &book, &out))
         }
+        Some(Tool::Data { action }) => report(run_data(action)),
         Some(Tool::Book {
             action: BookAction::Build { plies, out, hash },
         }) => {

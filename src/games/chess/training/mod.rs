@@ -1,8 +1,10 @@
 //! Training the chess evaluation on cutoff's own games: `cutoff datagen` plays the engine
 //! against itself and writes labelled positions, `cutoff tune` fits the hand-crafted
 //! evaluation's weights to them, `cutoff train` trains an NNUE network on them. All are
-//! chess-only, so they live with the evaluation they train.
+//! chess-only, so they live with the evaluation they train. `cutoff data` shuffles and
+//! converts the records ([`records`]).
 
 pub mod datagen;
+pub mod records;
 pub mod train;
 pub mod tune;

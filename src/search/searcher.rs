@@ -1618,6 +1618,7 @@ impl<G: Game> Searcher<G> {
             depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
         let context = self.context(ply);
+        let uses_history = self.state.pruning.late_move_reductions || prune_quiets;
         while let Some(mv) = picker.next_move(&*game, &self.tables) {
             if node.excluded == Some(G::encode_move(mv)) {
                 continue;
@@ -1636,9 +1637,14 @@ impl<G: Game> Searcher<G> {
                 picker.last_score()
             };
             let quiet = hint < QUIET_HINT_LIMIT && !noisy;
+            // Only reductions and history pruning read a quiet move's history.
             let history = if quiet {
                 quiets_seen += 1;
-                self.tables.quiet_history(&*game, mv, &context)
+                if uses_history {
+                    self.tables.quiet_history(&*game, mv, &context)
+                } else {
+                    0
+                }
             } else {
                 0
             };

@@ -1,15 +1,17 @@
 //! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout.
 
 use std::io::{self, BufReader};
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use cutoff::games::chess::nnue::{self, Activation};
 use cutoff::games::chess::training::datagen::{self, DataFormat, DatagenOptions};
 use cutoff::games::chess::training::train::{self, TrainSettings};
 use cutoff::games::chess::training::tune::{self, TuneSettings};
-use cutoff::games::{self, chess, GameKind};
+use cutoff::games::{self, chess, Evaluation, GameKind};
 use cutoff::protocol;
 use cutoff::protocol::options::DEFAULT_HASH_MB;
 use cutoff::tools::bench;
@@ -32,6 +34,44 @@ struct Cli {
     command: Option<Tool>,
 }
 
+/// How chess evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
+#[derive(Args)]
+struct EvalArgs {
+    /// Evaluate chess with this NNUE net file instead of the built-in evaluation (what
+    /// `setoption name EvalFile` does); other games unchanged.
+    #[arg(long, value_name = "NET", conflicts_with = "hce")]
+    evalfile: Option<String>,
+    /// Evaluate chess with the hand-crafted evaluation even when a net is built in (what
+    /// `setoption name UseNNUE value false` does).
+    #[arg(long)]
+    hce: bool,
+}
+
+impl EvalArgs {
+    /// The chess network these arguments select (`None`: the hand-crafted evaluation).
+    fn chess_net(&self) -> Result<Option<Arc<nnue::Network>>, String> {
+        match &self.evalfile {
+            Some(path) => nnue::Network::load(Path::new(path))
+                .map(|net| Some(Arc::new(net)))
+                .map_err(|e| format!("{path}: {e}")),
+            None if self.hce => Ok(None),
+            None => Ok(nnue::embedded()),
+        }
+    }
+
+    /// The same choice as protocol settings, for tools that run every game.
+    fn settings(&self) -> Result<games::VariantSettings, String> {
+        let evaluation = match self.chess_net()? {
+            Some(net) => Evaluation::Net(net),
+            None => Evaluation::HandCrafted,
+        };
+        Ok(games::VariantSettings {
+            evaluation,
+            ..games::VariantSettings::default()
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Tool {
     /// Lists the games: name, players, bench depth, opening book, SPRT time control and
@@ -41,10 +81,8 @@ enum Tool {
     Bench {
         /// Depth for every game instead of each game's default.
         depth: Option<u32>,
-        /// Evaluate chess with this NNUE net file instead of the hand-crafted evaluation
-        /// (what `setoption name EvalFile` and `UseNNUE true` do); other games unchanged.
-        #[arg(long, value_name = "NET")]
-        evalfile: Option<String>,
+        #[command(flatten)]
+        eval: EvalArgs,
     },
     /// Counts leaf positions DEPTH plies deep, per root move.
     Perft {
@@ -158,6 +196,8 @@ enum Tool {
         /// Output file (appended to).
         #[arg(long)]
         out: String,
+        #[command(flatten)]
+        eval: EvalArgs,
     },
     /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
@@ -379,14 +419,11 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
         Some(Tool::Games) => list_games(),
-        Some(Tool::Bench { depth, evalfile }) => {
-            let mut settings = games::VariantSettings::default();
-            if let Some(path) = evalfile {
-                match nnue::Network::load(std::path::Path::new(&path)) {
-                    Ok(net) => settings.eval_net = Some(std::sync::Arc::new(net)),
-                    Err(e) => return report(Err(e.to_string())),
-                }
-            }
+        Some(Tool::Bench { depth, eval }) => {
+            let settings = match eval.settings() {
+                Ok(settings) => settings,
+                Err(e) => return report(Err(e)),
+            };
             for line in bench::run_with(depth, DEFAULT_HASH_MB, &settings).lines() {
                 println!("{line}");
             }
@@ -513,10 +550,15 @@ fn main() -> ExitCode {
             seed,
             book,
             out,
+            eval,
         }) => {
             if cli.game.name() != chess::INFO.name {
                 return report(Err(format!("datagen plays chess only, not {}", cli.game)));
             }
+            let net = match eval.chess_net() {
+                Ok(net) => net,
+                Err(e) => return report(Err(e)),
+            };
             let options = DatagenOptions {
                 games,
                 first_game,
@@ -530,6 +572,7 @@ fn main() -> ExitCode {
                 },
                 seed,
                 hash_mb: 16,
+                net,
             };
             report(run_datagen(&options, &book, &out))
         }

@@ -32,8 +32,8 @@ pub mod mnk;
 pub mod registry;
 
 pub use registry::{
-    BenchPosition, EvalNet, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered, TestLine,
-    VariantSettings,
+    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
+    TestLine, VariantSettings,
 };
 
 registry::registry! {

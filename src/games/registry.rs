@@ -131,15 +131,28 @@ impl GameInfo {
     }
 }
 
+/// Which evaluation a game with [`GameInfo::eval_net`] uses (`UseNNUE`, `EvalFile`).
+#[derive(Clone, Debug, Default)]
+pub enum Evaluation {
+    /// The game's default: the network built into the binary if it has one, else its
+    /// hand-crafted evaluation.
+    #[default]
+    BuiltIn,
+    /// The hand-crafted evaluation even when a network is built in (`UseNNUE false`).
+    HandCrafted,
+    /// This network (`EvalFile`); a game ignores a network of another game's type.
+    Net(EvalNet),
+}
+
 /// Settings of the protocol that choose a variant (`UCI_Chess960`) and its evaluation
 /// (`EvalFile`, `UseNNUE`).
 #[derive(Clone, Debug, Default)]
 pub struct VariantSettings {
     /// Chess960 castling and FENs.
     pub chess960: bool,
-    /// The network that evaluates, for a game with [`GameInfo::eval_net`]; `None`: the
-    /// game's own evaluation.
-    pub eval_net: Option<EvalNet>,
+    /// The evaluation, for a game with [`GameInfo::eval_net`]; other games have only
+    /// their own.
+    pub evaluation: Evaluation,
 }
 
 /// A registered game handed to a [`GameVisitor`]: which one, its description and variant.

@@ -20,11 +20,11 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use super::command::{parse, Command};
 use super::format::Dialect;
 use super::options::{
-    missing_for_game, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
+    missing_for_game, net_by_default, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use super::session::{new_session, Session};
-use crate::games::{self, EvalNet, GameKind, VariantSettings};
+use crate::games::{self, EvalNet, Evaluation, GameKind, VariantSettings};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -141,23 +141,32 @@ impl Controller {
             multipv: 1,
             chess960: false,
             eval_file: None,
-            use_net: false,
+            use_net: net_by_default(game),
             debug: false,
             bench,
         }
     }
 
-    /// The network that evaluates the current game, if `UseNNUE` is on and it has one:
-    /// `EvalFile`'s, else the one built in.
-    fn eval_net(&self) -> Option<EvalNet> {
-        let support = self.game.info().eval_net?;
+    /// How the current game evaluates: with `UseNNUE` on, `EvalFile`'s network, else the
+    /// game's default (its built-in network, if any); with it off, the hand-crafted
+    /// evaluation.
+    fn evaluation(&self) -> Evaluation {
         if !self.use_net {
-            return None;
+            return Evaluation::HandCrafted;
         }
         match &self.eval_file {
-            Some((kind, net)) if *kind == self.game => Some(net.clone()),
-            _ => (support.embedded)(),
+            Some((kind, net)) if *kind == self.game => Evaluation::Net(net.clone()),
+            _ => Evaluation::BuiltIn,
         }
+    }
+
+    /// Whether the current game would evaluate with a network if `UseNNUE` were on.
+    fn has_net(&self) -> bool {
+        let Some(support) = self.game.info().eval_net else {
+            return false;
+        };
+        matches!(&self.eval_file, Some((kind, _)) if *kind == self.game)
+            || (support.embedded)().is_some()
     }
 
     /// Replaces the session (another game, variant or evaluation), carrying the settings
@@ -166,7 +175,7 @@ impl Controller {
         self.session.stop();
         let settings = VariantSettings {
             chess960: self.chess960,
-            eval_net: self.eval_net(),
+            evaluation: self.evaluation(),
         };
         let mut session = new_session(self.game, self.hash_mb, &settings);
         session.set_move_overhead(self.move_overhead);
@@ -352,14 +361,13 @@ impl Controller {
                 if on == self.use_net {
                     return;
                 }
-                self.use_net = on;
-                if on && self.eval_net().is_none() {
-                    self.use_net = false;
+                if on && !self.has_net() {
                     return self.error(
                         "UseNNUE needs a network: set EvalFile first (none is built in); \
                          the evaluation is unchanged",
                     );
                 }
+                self.use_net = on;
                 self.rebuild_session();
             }
             OptionChange::Chess960(on) => {

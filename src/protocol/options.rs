@@ -89,9 +89,19 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
     ];
     if game.info().eval_net.is_some() {
         lines.push("option name EvalFile type string default <empty>".to_string());
-        lines.push("option name UseNNUE type check default false".to_string());
+        lines.push(format!(
+            "option name UseNNUE type check default {}",
+            net_by_default(game)
+        ));
     }
     lines
+}
+
+/// `UseNNUE`'s default: on when `game` has a network built into the binary.
+pub fn net_by_default(game: GameKind) -> bool {
+    game.info()
+        .eval_net
+        .is_some_and(|support| (support.embedded)().is_some())
 }
 
 /// Whether `name` is an option that only some games have, and `game` lacks it.

@@ -31,6 +31,7 @@ pub use info::INFO;
 
 pub use eval::evaluate_board;
 
+use crate::games::{Evaluation, VariantSettings};
 use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning};
@@ -39,7 +40,7 @@ use crate::search::{EndReason, Game, GameEnd, GameError, MoveList, Outcome, Play
 const STACK_RESERVE: usize = 1024;
 
 /// Which chess is played (only the castling notation differs) and how it is evaluated.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChessVariant {
     /// Chess960 notation: castling as king-takes-rook, Shredder FEN castling fields.
     pub chess960: bool,
@@ -47,16 +48,29 @@ pub struct ChessVariant {
     pub net: Option<Arc<nnue::Network>>,
 }
 
+impl Default for ChessVariant {
+    /// Standard chess with the default evaluation: the embedded net if the binary has
+    /// one, else the hand-crafted evaluation.
+    fn default() -> ChessVariant {
+        ChessVariant {
+            chess960: false,
+            net: nnue::embedded(),
+        }
+    }
+}
+
 impl ChessVariant {
-    /// The variant the protocol's settings select: `UCI_Chess960`, and the network when
-    /// the settings carry one (a chess [`nnue::Network`]; anything else is ignored).
-    pub fn from_settings(settings: &crate::games::VariantSettings) -> ChessVariant {
+    /// The variant the protocol's settings select: `UCI_Chess960`, and the evaluation
+    /// (a network of another game's type counts as none: the hand-crafted evaluation).
+    pub fn from_settings(settings: &VariantSettings) -> ChessVariant {
+        let net = match &settings.evaluation {
+            Evaluation::BuiltIn => nnue::embedded(),
+            Evaluation::HandCrafted => None,
+            Evaluation::Net(net) => net.clone().downcast::<nnue::Network>().ok(),
+        };
         ChessVariant {
             chess960: settings.chess960,
-            net: settings
-                .eval_net
-                .clone()
-                .and_then(|net| net.downcast::<nnue::Network>().ok()),
+            net,
         }
     }
 }

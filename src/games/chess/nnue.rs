@@ -41,7 +41,7 @@
 //! `Network::from_bytes(include_bytes!("../../../nets/default.nnue")).ok().map(Arc::new)`.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrayvec::ArrayVec;
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
@@ -414,10 +414,11 @@ pub fn record_features(
     })
 }
 
-/// The net embedded in the binary, if any: none yet (see the module documentation for
-/// the one line that embeds `nets/default.nnue`).
+/// The net embedded in the binary, if any (parsed once, then shared): none yet (see the
+/// module documentation for the line that embeds `nets/default.nnue`).
 pub fn embedded() -> Option<Arc<Network>> {
-    None
+    static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    EMBEDDED.get_or_init(|| None).clone()
 }
 
 /// How chess takes a network in the registry: `EvalFile` loads with [`Network::load`].

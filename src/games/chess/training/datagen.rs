@@ -31,6 +31,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::games::chess::nnue::Network;
 use crate::games::chess::{Chess, ChessVariant};
 use crate::rng::SplitMix;
 use crate::search::score::is_mate;
@@ -81,6 +82,9 @@ pub struct DatagenOptions {
     pub seed: u64,
     /// Transposition table per worker, MiB.
     pub hash_mb: usize,
+    /// The network that evaluates in the self-play searches; `None`: the hand-crafted
+    /// evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// A kept position and the search's score of it.
@@ -191,7 +195,10 @@ pub fn play_game(
     );
     let (fewest, most) = options.random_plies;
     let random_plies = fewest + rng.below(most.saturating_sub(fewest) + 1);
-    let variant = ChessVariant::default();
+    let variant = ChessVariant {
+        chess960: false,
+        net: options.net.clone(),
+    };
     let mut game = Chess::start(&variant);
     // Step 1. The opening: a book line (if any), then random legal plies.
     if !book.is_empty() {
@@ -422,6 +429,7 @@ mod tests {
             format: DataFormat::Text,
             seed: 7,
             hash_mb: 1,
+            net: None,
         }
     }
 

@@ -2,15 +2,14 @@
 //! output layer, and make + evaluate + unmake of a chess move with the net against the same
 //! with the hand-crafted evaluation.
 //!
-//! `cargo bench --bench nnue [-- NET]`: a net file, or a random N = 64 SCReLU net.
+//! `cargo bench --bench nnue [-- NET]`: a net file, or the built-in net.
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 
 use cozy_chess::Color;
-use cutoff::games::chess::nnue::{Activation, Network, NnueState};
-use cutoff::games::chess::training::train::FloatNetwork;
+use cutoff::games::chess::nnue::{self, Network, NnueState};
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::search::{Game, MoveList};
 
@@ -32,7 +31,7 @@ fn time(mut f: impl FnMut(usize)) -> f64 {
 fn main() {
     let net = match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
         Some(path) => Network::load(std::path::Path::new(&path)).expect("a valid net file"),
-        None => FloatNetwork::random(64, Activation::SCReLU, 1).quantise(),
+        None => (*nnue::embedded().expect("the built-in net")).clone(),
     };
     let net = Arc::new(net);
     println!("net: N = {}, {}", net.hidden(), net.activation());
@@ -59,7 +58,11 @@ fn main() {
         black_box(with_net.evaluate());
         with_net.unmake_move(mv);
     });
-    let mut plain = Chess::from_fen(&ChessVariant::default(), fen).expect("valid FEN");
+    let hand_crafted = ChessVariant {
+        chess960: false,
+        net: None,
+    };
+    let mut plain = Chess::from_fen(&hand_crafted, fen).expect("valid FEN");
     let hce = time(|i| {
         let mv = moves[i % moves.len()];
         plain.make_move(mv);

@@ -236,25 +236,27 @@ enum Tool {
         #[arg(long)]
         out: String,
         /// Hidden size N.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 128)]
         hidden: usize,
         /// Activation of the hidden layer.
         #[arg(long, default_value = "screlu", value_parser = ["screlu", "crelu"])]
         activation: String,
         /// Passes over the training positions.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 20)]
         epochs: usize,
         /// Positions per AdamW step.
-        #[arg(long, default_value_t = 16_384)]
+        #[arg(long, default_value_t = 4096)]
         batch: usize,
         /// Initial learning rate.
-        #[arg(long, default_value_t = 0.001)]
+        #[arg(long, default_value_t = 0.002)]
         lr: f32,
         /// The learning rate drops ×0.1 from this fraction of the epochs on.
         #[arg(long, default_value_t = 0.75)]
         lr_drop: f64,
-        /// Weight of the game result in the target (the rest: the search score).
-        #[arg(long, default_value_t = 0.3)]
+        /// Weight of the game result in the target (the rest: the search score). 0 by
+        /// default: on cutoff's self-play data any weight of the results lost games (see
+        /// nets/README.md).
+        #[arg(long, default_value_t = 0.0)]
         wdl: f32,
         /// Sigmoid scale in centipawns (evaluation and score).
         #[arg(long, default_value_t = 400.0)]

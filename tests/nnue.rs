@@ -1,4 +1,5 @@
 //! The NNUE options over the protocol: `EvalFile` and `UseNNUE` are listed for chess only,
+//! the built-in net evaluates by default, `UseNNUE false` gives the hand-crafted evaluation,
 //! a missing, truncated or corrupt net file is refused with `info string error:` and the
 //! engine keeps its evaluation and answers; a good net changes the evaluation.
 
@@ -31,7 +32,7 @@ fn eval_options_are_listed_for_chess_only() {
     engine.send("uci");
     let lines = engine.read_until("uciok", TIMEOUT);
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
-    assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+    assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
     let mut engine = Engine::game("connect4");
     engine.send("uci");
     let lines = engine.read_until("uciok", TIMEOUT);
@@ -49,7 +50,11 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     engine.send("uci");
     engine.read_until("uciok", TIMEOUT);
     engine.send("position startpos moves e2e4");
+    let built_in = eval_line(&mut engine);
+    engine.send("setoption name UseNNUE value false");
+    engine.send("position startpos moves e2e4");
     let hce = eval_line(&mut engine);
+    assert_ne!(built_in, hce);
 
     engine.send("setoption name EvalFile value /nonexistent/net.nnue");
     let error = engine.expect("info string error:");
@@ -57,9 +62,6 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
         error.contains("EvalFile refused") && error.contains("/nonexistent/net.nnue"),
         "{error}"
     );
-    engine.send("setoption name UseNNUE value true");
-    let error = engine.expect("info string error:");
-    assert!(error.contains("UseNNUE needs a network"), "{error}");
 
     let good = net_file("good.nnue");
     let bytes = std::fs::read(&good).unwrap();
@@ -95,6 +97,7 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     engine.send("position startpos moves e2e4");
     let nnue = eval_line(&mut engine);
     assert_ne!(nnue, hce);
+    assert_ne!(nnue, built_in);
     engine.send("go depth 4");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
     // A bad file now leaves the good net in place.
@@ -105,6 +108,10 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     engine.expect("info string error:");
     engine.send("position startpos moves e2e4");
     assert_eq!(eval_line(&mut engine), nnue);
+    // An empty EvalFile goes back to the built-in net; UseNNUE false to the hand-crafted.
+    engine.send("setoption name EvalFile value <empty>");
+    engine.send("position startpos moves e2e4");
+    assert_eq!(eval_line(&mut engine), built_in);
     engine.send("setoption name UseNNUE value false");
     engine.send("position startpos moves e2e4");
     assert_eq!(eval_line(&mut engine), hce);

@@ -34,11 +34,11 @@
 //! CReLU: `(Σ clamp(acc, 0, QA) · w + bias) · 400 / (QA · QB)`, in centipawns for the side
 //! to move, with bullet's integer divisions.
 //!
-//! # Embedding a default net
+//! # The default net
 //!
-//! No net is embedded until a trained one beats the hand-crafted evaluation. To embed one,
-//! put it at `nets/default.nnue` and make [`embedded`] return
-//! `Network::from_bytes(include_bytes!("../../../nets/default.nnue")).ok().map(Arc::new)`.
+//! `nets/default.nnue` is built into the binary ([`embedded`]) and evaluates chess unless
+//! `UseNNUE` is off (the hand-crafted evaluation) or `EvalFile` names another net. To ship
+//! a new one, replace that file and record its provenance in `nets/README.md`.
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -414,11 +414,17 @@ pub fn record_features(
     })
 }
 
-/// The net embedded in the binary, if any (parsed once, then shared): none yet (see the
-/// module documentation for the line that embeds `nets/default.nnue`).
+/// The net file built into the binary: `nets/default.nnue` (its provenance is in
+/// `nets/README.md`).
+const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
+
+/// The net embedded in the binary, parsed once, then shared by every position and thread;
+/// `None` only if the file built in is not a valid net (a unit test rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    EMBEDDED.get_or_init(|| None).clone()
+    EMBEDDED
+        .get_or_init(|| Network::from_bytes(EMBEDDED_NET).ok().map(Arc::new))
+        .clone()
 }
 
 /// How chess takes a network in the registry: `EvalFile` loads with [`Network::load`].
@@ -628,6 +634,21 @@ mod tests {
             output_weights,
             output_bias,
         )
+    }
+
+    #[test]
+    fn the_embedded_net_is_valid_and_the_default() {
+        let net = embedded().expect("nets/default.nnue is a valid net");
+        assert_eq!(net.to_bytes(), EMBEDDED_NET);
+        let default = crate::games::chess::ChessVariant::default();
+        assert!(default.net.is_some_and(|n| Arc::ptr_eq(&n, &net)));
+        // Its evaluations are sane: a queen up is far better than the start position.
+        let start = net.evaluate(&Board::default());
+        let queen_odds: Board = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            .parse()
+            .unwrap();
+        assert!(start.abs() < 100, "start position {start}");
+        assert!(net.evaluate(&queen_odds) > start + 500);
     }
 
     #[test]
@@ -904,8 +925,11 @@ mod incremental_tests {
         let copy = game.clone();
         check(&copy, "clone");
         assert_eq!(copy.evaluate(), game.evaluate());
-        // The hand-crafted evaluation stays when no net is given.
-        let plain = Chess::start(&ChessVariant::default());
+        // The hand-crafted evaluation when no net is given.
+        let plain = Chess::start(&ChessVariant {
+            chess960: false,
+            net: None,
+        });
         assert!(plain.nnue().is_none());
     }
 }

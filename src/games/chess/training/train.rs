@@ -63,14 +63,14 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
-            hidden: 64,
+            hidden: 128,
             activation: Activation::SCReLU,
-            epochs: 10,
-            batch: 16_384,
-            lr: 0.001,
+            epochs: 20,
+            batch: 4096,
+            lr: 0.002,
             lr_drop: 0.75,
             lr_gamma: 0.1,
-            wdl: 0.3,
+            wdl: 0.0,
             scale: 400.0,
             validation: 0.05,
             threads: 1,
@@ -584,6 +584,8 @@ mod tests {
             activation,
             validation: 0.0,
             threads: 2,
+            // Results in the target too, so that the gradient test covers their term.
+            wdl: 0.3,
             ..TrainSettings::default()
         }
     }

@@ -254,8 +254,8 @@ enum Tool {
         #[arg(long, default_value_t = 0.75)]
         lr_drop: f64,
         /// Weight of the game result in the target (the rest: the search score). 0 by
-        /// default: on cutoff's self-play data any weight of the results lost games (see
-        /// nets/README.md).
+        /// default: on cutoff's self-play data, weights of 0.3 and more lost games and 0.1
+        /// gained nothing (nets/README.md).
         #[arg(long, default_value_t = 0.0)]
         wdl: f32,
         /// Sigmoid scale in centipawns (evaluation and score).

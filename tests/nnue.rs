@@ -118,3 +118,23 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     engine.sync();
     let _ = std::fs::remove_dir_all(good.parent().unwrap());
 }
+
+#[test]
+fn chess_reached_from_another_game_evaluates_with_the_built_in_net() {
+    let mut chess = Engine::game("chess");
+    chess.send("uci");
+    chess.read_until("uciok", TIMEOUT);
+    chess.send("position startpos moves e2e4");
+    let built_in = eval_line(&mut chess);
+
+    let mut engine = Engine::game("connect4");
+    engine.send("ugi");
+    engine.read_until("ugiok", TIMEOUT);
+    engine.send("setoption name Game value chess");
+    engine.send("position startpos moves e2e4");
+    assert_eq!(eval_line(&mut engine), built_in);
+    engine.send("setoption name UseNNUE value false");
+    engine.send("position startpos moves e2e4");
+    assert_ne!(eval_line(&mut engine), built_in);
+    engine.sync();
+}

@@ -20,7 +20,7 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use super::command::{parse, Command};
 use super::format::Dialect;
 use super::options::{
-    missing_for_game, net_by_default, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
+    missing_for_game, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use super::session::{new_session, Session};
@@ -122,7 +122,9 @@ struct Controller {
     chess960: bool,
     /// The network `EvalFile` loaded, with the game it was loaded for.
     eval_file: Option<(GameKind, EvalNet)>,
-    /// `UseNNUE`: evaluate with `eval_file`'s network, or the game's built-in one.
+    /// `UseNNUE` (on at the start, whatever the game): evaluate with `eval_file`'s
+    /// network, else the game's default (its built-in network, if it has one); off: the
+    /// hand-crafted evaluation.
     use_net: bool,
     debug: bool,
     bench: BenchCommand,
@@ -141,7 +143,7 @@ impl Controller {
             multipv: 1,
             chess960: false,
             eval_file: None,
-            use_net: net_by_default(game),
+            use_net: true,
             debug: false,
             bench,
         }
@@ -358,17 +360,16 @@ impl Controller {
                 }
             }
             OptionChange::UseNnue(on) => {
-                if on == self.use_net {
-                    return;
-                }
                 if on && !self.has_net() {
                     return self.error(
                         "UseNNUE needs a network: set EvalFile first (none is built in); \
                          the evaluation is unchanged",
                     );
                 }
-                self.use_net = on;
-                self.rebuild_session();
+                if on != self.use_net {
+                    self.use_net = on;
+                    self.rebuild_session();
+                }
             }
             OptionChange::Chess960(on) => {
                 if on != self.chess960 {

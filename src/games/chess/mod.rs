@@ -3,9 +3,10 @@
 //! Move generation, legality and Zobrist keys come from `cozy_chess::Board`; this module adds
 //! what a search needs on top: copy-make with a preallocated stack of previous boards, the
 //! key history for repetition draws, the fifty-move and insufficient-material rules, a
-//! static exchange evaluator and capture ordering. The hand-crafted evaluation is in
-//! [`eval`], its tuned weights in [`weights`]; the variant may carry an NNUE network
-//! instead ([`nnue`]), whose accumulators then follow make/unmake.
+//! static exchange evaluator and capture ordering. The variant carries the NNUE network
+//! that evaluates ([`nnue`]; by default the one built into the binary), whose accumulators
+//! follow make/unmake; without one, the hand-crafted evaluation in [`eval`] (its tuned
+//! weights in [`weights`]) evaluates.
 //!
 //! Notation is UCI long algebraic. `cozy-chess` keeps castling internally as "king takes
 //! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the

@@ -21,9 +21,19 @@ fn net_file(name: &str) -> std::path::PathBuf {
     path
 }
 
-fn eval_line(engine: &mut Engine) -> String {
+/// The `eval` line of the position after 1. e4.
+fn eval_after_e4(engine: &mut Engine) -> String {
+    engine.send("position startpos moves e2e4");
     engine.send("eval");
     engine.expect("info string eval")
+}
+
+/// A chess engine past its `uci` handshake.
+fn chess_engine() -> Engine {
+    let mut engine = Engine::game("chess");
+    engine.send("uci");
+    engine.read_until("uciok", TIMEOUT);
+    engine
 }
 
 #[test]
@@ -46,14 +56,10 @@ fn eval_options_are_listed_for_chess_only() {
 
 #[test]
 fn bad_net_files_are_refused_and_the_engine_goes_on() {
-    let mut engine = Engine::game("chess");
-    engine.send("uci");
-    engine.read_until("uciok", TIMEOUT);
-    engine.send("position startpos moves e2e4");
-    let built_in = eval_line(&mut engine);
+    let mut engine = chess_engine();
+    let built_in = eval_after_e4(&mut engine);
     engine.send("setoption name UseNNUE value false");
-    engine.send("position startpos moves e2e4");
-    let hce = eval_line(&mut engine);
+    let hce = eval_after_e4(&mut engine);
     assert_ne!(built_in, hce);
 
     engine.send("setoption name EvalFile value /nonexistent/net.nnue");
@@ -85,8 +91,7 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     assert!(error.contains("padding"), "{error}");
 
     // Still the hand-crafted evaluation, still searching.
-    engine.send("position startpos moves e2e4");
-    assert_eq!(eval_line(&mut engine), hce);
+    assert_eq!(eval_after_e4(&mut engine), hce);
     engine.send("go depth 4");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
 
@@ -94,8 +99,7 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
     engine.send(&format!("setoption name EvalFile value {}", good.display()));
     assert!(engine.expect("info string EvalFile").ends_with("loaded"));
     engine.send("setoption name UseNNUE value true");
-    engine.send("position startpos moves e2e4");
-    let nnue = eval_line(&mut engine);
+    let nnue = eval_after_e4(&mut engine);
     assert_ne!(nnue, hce);
     assert_ne!(nnue, built_in);
     engine.send("go depth 4");
@@ -106,35 +110,26 @@ fn bad_net_files_are_refused_and_the_engine_goes_on() {
         truncated.display()
     ));
     engine.expect("info string error:");
-    engine.send("position startpos moves e2e4");
-    assert_eq!(eval_line(&mut engine), nnue);
+    assert_eq!(eval_after_e4(&mut engine), nnue);
     // An empty EvalFile goes back to the built-in net; UseNNUE false to the hand-crafted.
     engine.send("setoption name EvalFile value <empty>");
-    engine.send("position startpos moves e2e4");
-    assert_eq!(eval_line(&mut engine), built_in);
+    assert_eq!(eval_after_e4(&mut engine), built_in);
     engine.send("setoption name UseNNUE value false");
-    engine.send("position startpos moves e2e4");
-    assert_eq!(eval_line(&mut engine), hce);
+    assert_eq!(eval_after_e4(&mut engine), hce);
     engine.sync();
     let _ = std::fs::remove_dir_all(good.parent().unwrap());
 }
 
 #[test]
 fn chess_reached_from_another_game_evaluates_with_the_built_in_net() {
-    let mut chess = Engine::game("chess");
-    chess.send("uci");
-    chess.read_until("uciok", TIMEOUT);
-    chess.send("position startpos moves e2e4");
-    let built_in = eval_line(&mut chess);
+    let built_in = eval_after_e4(&mut chess_engine());
 
     let mut engine = Engine::game("connect4");
     engine.send("ugi");
     engine.read_until("ugiok", TIMEOUT);
     engine.send("setoption name Game value chess");
-    engine.send("position startpos moves e2e4");
-    assert_eq!(eval_line(&mut engine), built_in);
+    assert_eq!(eval_after_e4(&mut engine), built_in);
     engine.send("setoption name UseNNUE value false");
-    engine.send("position startpos moves e2e4");
-    assert_ne!(eval_line(&mut engine), built_in);
+    assert_ne!(eval_after_e4(&mut engine), built_in);
     engine.sync();
 }

@@ -20,7 +20,7 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use super::command::{parse, Command};
 use super::format::Dialect;
 use super::options::{
-    missing_for_game, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
+    missing_for_game, net_by_default, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use super::session::{new_session, Session};
@@ -164,11 +164,8 @@ impl Controller {
 
     /// Whether the current game would evaluate with a network if `UseNNUE` were on.
     fn has_net(&self) -> bool {
-        let Some(support) = self.game.info().eval_net else {
-            return false;
-        };
         matches!(&self.eval_file, Some((kind, _)) if *kind == self.game)
-            || (support.embedded)().is_some()
+            || net_by_default(self.game)
     }
 
     /// Replaces the session (another game, variant or evaluation), carrying the settings

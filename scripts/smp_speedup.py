@@ -14,14 +14,14 @@ import re
 import statistics
 import subprocess
 
-BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "tools" / "bench.rs"
+BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "games" / "chess" / "info.rs"
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def bench_positions():
-    """The chess positions of `cutoff bench` (src/tools/bench.rs), as `position` arguments."""
+    """The chess positions of `cutoff bench` (src/games/chess/info.rs), as `position` arguments."""
     source = BENCH_SOURCE.read_text()
-    block = source[source.index("const CHESS"):]
+    block = source[source.index("const BENCH"):]
     block = block[:block.index("];")]
     positions = []
     for kind, text in re.findall(r'(fen|from_start)\("([^"]*)"\)', block):

@@ -37,6 +37,7 @@
 
 use std::fmt::Write;
 
+use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::search::game::{
     EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, QUIET_HINT_LIMIT,
@@ -206,14 +207,6 @@ impl Iterator for Squares {
     }
 }
 
-/// Index of a player in per-player arrays.
-fn index(player: Player) -> usize {
-    match player {
-        Player::First => 0,
-        Player::Second => 1,
-    }
-}
-
 /// The name of a square, `a1`..`g7`.
 fn square_name(square: usize) -> String {
     let file = char::from(b'a' + (square % SIDE) as u8);
@@ -353,7 +346,7 @@ impl Ataxx {
 
     /// The stones of `player`.
     pub fn stones_of(&self, player: Player) -> u64 {
-        self.stones[index(player)]
+        self.stones[player.index()]
     }
 
     /// The half-move clock: half-moves since the last single.
@@ -376,8 +369,8 @@ impl Ataxx {
     /// The end of the game by the rules and why, from the side to move's view.
     fn rule_end(&self) -> Option<(Outcome, EndReason)> {
         if self.decided_by_count() {
-            let own = self.stones[index(self.side)].count_ones();
-            let other = self.stones[index(self.side.other())].count_ones();
+            let own = self.stones[self.side.index()].count_ones();
+            let other = self.stones[self.side.other().index()].count_ones();
             let outcome = match own.cmp(&other) {
                 std::cmp::Ordering::Greater => Outcome::Win,
                 std::cmp::Ordering::Less => Outcome::Loss,
@@ -393,7 +386,7 @@ impl Ataxx {
 
     /// Whether the side to move has a move other than passing.
     fn can_move(&self) -> bool {
-        within_two(self.stones[index(self.side)]) & self.empty() != 0
+        within_two(self.stones[self.side.index()]) & self.empty() != 0
     }
 
     /// Stones the move turns: the opponent's next to the destination.
@@ -401,9 +394,18 @@ impl Ataxx {
         if mv.is_pass() {
             return 0;
         }
-        SINGLES[usize::from(mv.to)] & self.stones[index(self.side.other())]
+        SINGLES[usize::from(mv.to)] & self.stones[self.side.other().index()]
     }
 }
+
+/// The board of Ataxx in the shared grid reader's terms.
+const SHAPE: grid::GridShape = grid::GridShape {
+    width: SIDE,
+    height: SIDE,
+    line: "rank",
+    cell: "square",
+    gaps: true,
+};
 
 /// What is wrong with a FEN, if anything; see [`Ataxx::from_fen`].
 fn parse_fen(fen: &str) -> Result<Ataxx, String> {
@@ -416,11 +418,7 @@ fn parse_fen(fen: &str) -> Result<Ataxx, String> {
             fields.len()
         ));
     }
-    let side = match fields[1] {
-        "x" => Player::First,
-        "o" => Player::Second,
-        other => return Err(format!("side to move must be 'x' or 'o', found '{other}'")),
-    };
+    let side = grid::read_side(fields[1])?;
     let number = |name: &str, text: Option<&&str>, default: u32| match text {
         None => Ok(default),
         Some(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
@@ -437,55 +435,12 @@ fn parse_fen(fen: &str) -> Result<Ataxx, String> {
     }
 
     // Step 2. Seven ranks of seven squares, rank 7 first.
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != SIDE {
-        return Err(format!(
-            "expected {SIDE} ranks separated by '/', found {}",
-            ranks.len()
-        ));
-    }
     let (mut stones, mut gaps) = ([0u64; 2], 0u64);
-    for (row, text) in ranks.iter().enumerate() {
-        let rank = SIDE - 1 - row;
-        let mut file = 0;
-        let mut after_digit = false;
-        for ch in text.chars() {
-            let digit = ch.is_ascii_digit();
-            if digit && after_digit {
-                return Err(format!(
-                    "rank {} has a run of more than {SIDE} empty squares",
-                    rank + 1
-                ));
-            }
-            after_digit = digit;
-            let run = match ch {
-                'x' | 'o' | '-' => 1,
-                '1'..='7' => ch as usize - '0' as usize,
-                '0' => return Err(format!("rank {} has an empty run of 0 squares", rank + 1)),
-                other => {
-                    return Err(format!(
-                        "unexpected character '{other}' in rank {} (use x, o, - or 1-7)",
-                        rank + 1
-                    ))
-                }
-            };
-            if file + run > SIDE {
-                return Err(format!("rank {} has more than {SIDE} squares", rank + 1));
-            }
-            let bit = 1u64 << (rank * SIDE + file);
-            match ch {
-                'x' => stones[0] |= bit,
-                'o' => stones[1] |= bit,
-                '-' => gaps |= bit,
-                _ => {}
-            }
-            file += run;
-        }
-        if file != SIDE {
-            return Err(format!(
-                "rank {} has {file} squares, expected {SIDE}",
-                rank + 1
-            ));
+    for (square, mark) in grid::read_board(fields[0], &SHAPE)?.into_iter().enumerate() {
+        match mark {
+            grid::Mark::Stone(player) => stones[player.index()] |= 1u64 << square,
+            grid::Mark::Gap => gaps |= 1u64 << square,
+            grid::Mark::Empty => {}
         }
     }
 
@@ -496,10 +451,10 @@ fn parse_fen(fen: &str) -> Result<Ataxx, String> {
     }
     let moved = side.other();
     let started = !(side == Player::First && fullmoves == 1);
-    if started && stones[index(moved)] == 0 {
+    if started && stones[moved.index()] == 0 {
         return Err(format!(
             "{} has just moved yet has no stones",
-            if moved == Player::First { 'x' } else { 'o' }
+            grid::symbol(moved)
         ));
     }
     Ok(Ataxx::from_parts(stones, gaps, side, halfmoves, fullmoves))
@@ -528,35 +483,19 @@ impl Game for Ataxx {
     }
 
     fn to_fen(&self) -> String {
-        let mut fen = String::with_capacity(64);
-        for rank in (0..SIDE).rev() {
-            let mut run = 0;
-            for file in 0..SIDE {
-                let bit = 1u64 << (rank * SIDE + file);
-                let mark = if self.stones[0] & bit != 0 {
-                    'x'
-                } else if self.stones[1] & bit != 0 {
-                    'o'
-                } else if self.gaps & bit != 0 {
-                    '-'
-                } else {
-                    run += 1;
-                    continue;
-                };
-                if run > 0 {
-                    let _ = write!(fen, "{run}");
-                    run = 0;
-                }
-                fen.push(mark);
+        let mut fen = grid::write_board(SIDE, SIDE, |file, rank| {
+            let bit = 1u64 << (rank * SIDE + file);
+            if self.stones[0] & bit != 0 {
+                grid::Mark::Stone(Player::First)
+            } else if self.stones[1] & bit != 0 {
+                grid::Mark::Stone(Player::Second)
+            } else if self.gaps & bit != 0 {
+                grid::Mark::Gap
+            } else {
+                grid::Mark::Empty
             }
-            if run > 0 {
-                let _ = write!(fen, "{run}");
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        let side = if self.side == Player::First { 'x' } else { 'o' };
+        });
+        let side = grid::symbol(self.side);
         let _ = write!(fen, " {side} {} {}", self.halfmoves, self.fullmoves);
         fen
     }
@@ -600,7 +539,7 @@ impl Game for Ataxx {
         if self.rule_end().is_some() {
             return;
         }
-        let own = self.stones[index(self.side)];
+        let own = self.stones[self.side.index()];
         let empty = self.empty();
         for to in Squares(neighbours(own) & empty) {
             moves.push(AtaxxMove::single(to));
@@ -616,7 +555,7 @@ impl Game for Ataxx {
     }
 
     fn make_move(&mut self, mv: AtaxxMove) {
-        let (us, them) = (index(self.side), index(self.side.other()));
+        let (us, them) = (self.side.index(), self.side.other().index());
         let captured = self.captures(mv);
         self.undo.push(Undo {
             captured,
@@ -651,7 +590,7 @@ impl Game for Ataxx {
             return;
         };
         self.side = self.side.other();
-        let (us, them) = (index(self.side), index(self.side.other()));
+        let (us, them) = (self.side.index(), self.side.other().index());
         if self.side == Player::Second {
             self.fullmoves -= 1;
         }
@@ -683,8 +622,8 @@ impl Game for Ataxx {
 
     /// The stone difference from the side to move's view.
     fn evaluate(&self) -> i32 {
-        let own = self.stones[index(self.side)].count_ones() as i32;
-        let other = self.stones[index(self.side.other())].count_ones() as i32;
+        let own = self.stones[self.side.index()].count_ones() as i32;
+        let other = self.stones[self.side.other().index()].count_ones() as i32;
         STONE_VALUE * (own - other)
     }
 
@@ -699,7 +638,7 @@ impl Game for Ataxx {
     const HISTORY_SIZE: usize = 2 * 64 * 64;
 
     fn history_index(&self, mv: AtaxxMove) -> usize {
-        index(self.side) * 64 * 64 + usize::from(Self::encode_move(mv))
+        self.side.index() * 64 * 64 + usize::from(Self::encode_move(mv))
     }
 
     /// Moves that take stones first, by the stones gained (a single also adds one); quiet
@@ -734,7 +673,7 @@ impl Game for Ataxx {
         if self.rule_end().is_some() {
             return Err(GameError::GameOver(text.to_string()));
         }
-        let own = self.stones[index(self.side)];
+        let own = self.stones[self.side.index()];
         let legal = if mv.is_pass() {
             !self.can_move()
         } else {

@@ -16,7 +16,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::grid;
+use super::grid::{self, Mark};
 
 use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::search::game::{
@@ -386,14 +386,6 @@ impl fmt::Debug for Mnk {
     }
 }
 
-/// Index of a player in per-player arrays.
-fn player_index(player: Player) -> usize {
-    match player {
-        Player::First => 0,
-        Player::Second => 1,
-    }
-}
-
 impl Mnk {
     /// The variant being played.
     pub fn variant(&self) -> MnkVariant {
@@ -502,44 +494,6 @@ impl Mnk {
         let rank: u8 = digits.parse().ok()?;
         self.cell(file, rank.checked_sub(1)?)
     }
-
-    /// Parses one FEN row (top to bottom order) into `cells`, left to right.
-    fn parse_row(row: &str, width: usize, cells: &mut Vec<u8>) -> Result<(), String> {
-        let start = cells.len();
-        let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                'x' => cells.push(1),
-                'o' => cells.push(2),
-                '0' => return Err(format!("row '{row}' has a zero or zero-padded run")),
-                '1'..='9' => {
-                    let mut run = c.to_digit(10).unwrap_or(0) as usize;
-                    while let Some(digit) = chars.peek().and_then(|d| d.to_digit(10)) {
-                        chars.next();
-                        run = run * 10 + digit as usize;
-                        if run > width {
-                            break;
-                        }
-                    }
-                    if cells.len() - start + run > width {
-                        return Err(format!("row '{row}' is longer than the width {width}"));
-                    }
-                    cells.extend(std::iter::repeat(EMPTY).take(run));
-                }
-                other => return Err(format!("unexpected character '{other}' in row '{row}'")),
-            }
-            if cells.len() - start > width {
-                return Err(format!("row '{row}' is longer than the width {width}"));
-            }
-        }
-        if cells.len() - start != width {
-            return Err(format!(
-                "row '{row}' has {} cells, expected {width}",
-                cells.len() - start
-            ));
-        }
-        Ok(())
-    }
 }
 
 impl Game for Mnk {
@@ -569,27 +523,19 @@ impl Game for Mnk {
 
         // Step 1. The board, top row first.
         let (width, height) = (usize::from(variant.width), usize::from(variant.height));
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != height {
-            return Err(error(format!("{} rows, expected {height}", rows.len())));
-        }
-        let mut cells = Vec::with_capacity(variant.cells());
-        for row in &rows {
-            Mnk::parse_row(row, width, &mut cells).map_err(error)?;
-        }
+        let shape = grid::GridShape {
+            width,
+            height,
+            line: "row",
+            cell: "cell",
+            gaps: false,
+        };
+        let marks = grid::read_board(board, &shape).map_err(error)?;
 
         // Step 2. The side to move must fit the stone counts.
-        let side = match side {
-            "x" => Player::First,
-            "o" => Player::Second,
-            other => {
-                return Err(error(format!(
-                    "side to move must be 'x' or 'o', got '{other}'"
-                )))
-            }
-        };
-        let count = |stone: u8| cells.iter().filter(|&&c| c == stone).count();
-        let (xs, os) = (count(1), count(2));
+        let side = grid::read_side(side).map_err(error)?;
+        let count = |player| marks.iter().filter(|&&m| m == Mark::Stone(player)).count();
+        let (xs, os) = (count(Player::First), count(Player::Second));
         let fits = match side {
             Player::First => xs == os,
             Player::Second => xs == os + 1,
@@ -597,17 +543,15 @@ impl Game for Mnk {
         if !fits {
             return Err(error(format!(
                 "{xs} x stones and {os} o stones do not fit {} to move",
-                if side == Player::First { "x" } else { "o" }
+                grid::symbol(side)
             )));
         }
 
-        // Step 3. Place the stones (FEN rows run top to bottom).
+        // Step 3. Place the stones (cell `rank * width + file`, as the marks).
         let mut game = Mnk::empty(*variant);
-        for (i, &stone) in cells.iter().enumerate() {
-            if stone != EMPTY {
-                let (row, file) = (i / width, i % width);
-                let cell = (height - 1 - row) * width + file;
-                game.put(cell, usize::from(stone - 1));
+        for (cell, &mark) in marks.iter().enumerate() {
+            if let Mark::Stone(player) = mark {
+                game.put(cell, player.index());
             }
         }
         if side == Player::Second {
@@ -615,7 +559,7 @@ impl Game for Mnk {
         }
 
         // Step 4. At most the player who just moved may have a line.
-        let mover = player_index(side);
+        let mover = side.index();
         let (mover_line, other_line) = (game.has_line(mover), game.has_line(1 - mover));
         if mover_line && other_line {
             return Err(error("both players have a line".to_string()));
@@ -695,7 +639,7 @@ impl Game for Mnk {
     fn make_move(&mut self, mv: Cell) {
         let cell = usize::from(mv.0);
         debug_assert!(cell < self.tables.cells && self.board[cell] == EMPTY && !self.won);
-        let player = player_index(self.side_to_move());
+        let player = self.side_to_move().index();
         self.won = self.put(cell, player);
         self.hash ^= self.tables.side_key;
     }
@@ -738,7 +682,7 @@ impl Game for Mnk {
     const HISTORY_SIZE: usize = 2 * MAX_CELLS;
 
     fn history_index(&self, mv: Cell) -> usize {
-        player_index(self.side_to_move()) * MAX_CELLS + usize::from(mv.0)
+        self.side_to_move().index() * MAX_CELLS + usize::from(mv.0)
     }
 
     /// Immediate wins first, then blocks of the opponent's immediate win, then quiet moves
@@ -749,7 +693,7 @@ impl Game for Mnk {
         if cell >= tables.cells || self.board[cell] != EMPTY {
             return 0;
         }
-        let own = player_index(self.side_to_move());
+        let own = self.side_to_move().index();
         let opponent = 1 - own;
         let threat = tables.variant.k - 1;
         let (mut wins, mut blocks, mut quiet) = (false, false, tables.centre[cell]);
@@ -892,7 +836,7 @@ mod tests {
             eval += tables.window_value(counts);
         }
         assert_eq!(game.eval, eval, "eval of {}", game.to_fen());
-        let mover = 1 - player_index(game.side_to_move());
+        let mover = 1 - game.side_to_move().index();
         if game.total_stones() > 0 {
             assert_eq!(
                 game.won,

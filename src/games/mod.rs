@@ -30,6 +30,7 @@ pub mod connect4;
 pub mod grid;
 pub mod mnk;
 pub mod registry;
+pub mod setup;
 
 pub use registry::{
     BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,

@@ -11,6 +11,7 @@ use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::setup::SetupError;
 use crate::search::{Game, GameError, ScoreReport};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
@@ -37,16 +38,8 @@ impl BenchPosition {
     }
 
     /// The position in `variant`; `Err` when the FEN or a move is refused.
-    pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, GameError> {
-        let mut game = match self.fen {
-            Some(fen) => G::from_fen(variant, fen)?,
-            None => G::start(variant),
-        };
-        for text in self.moves.split_whitespace() {
-            let mv = game.parse_move(text)?;
-            game.make_move(mv);
-        }
-        Ok(game)
+    pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, SetupError> {
+        super::setup::position_from(variant, self.fen, self.moves.split_whitespace())
     }
 }
 

@@ -9,12 +9,11 @@ use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
 use super::format::{format_bestmove, format_info, format_perft, Dialect};
+use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
 use crate::search::threads::StartError;
-use crate::search::{
-    Game, GameError, GameResult, Limits, MoveList, Player, SearchEvent, ThreadPool,
-};
+use crate::search::{Game, GameResult, Limits, MoveList, Player, SearchEvent, ThreadPool};
 
 /// Error text for the controller to print.
 pub type SessionError = String;
@@ -174,19 +173,12 @@ impl<G: Game> Session for GameSession<G> {
         start: &PositionStart,
         moves: &[String],
     ) -> Result<(), SessionError> {
-        let mut game = match start {
-            PositionStart::StartPos => G::start(&self.variant),
-            PositionStart::Fen(fen) => {
-                G::from_fen(&self.variant, fen).map_err(|e| e.to_string())?
-            }
+        let fen = match start {
+            PositionStart::StartPos => None,
+            PositionStart::Fen(fen) => Some(fen.as_str()),
         };
-        for (index, text) in moves.iter().enumerate() {
-            let mv = game.parse_move(text).map_err(|e: GameError| {
-                format!("{e} (move {} of the position command)", index + 1)
-            })?;
-            game.make_move(mv);
-        }
-        self.position = game;
+        self.position =
+            setup::position_from(&self.variant, fen, moves).map_err(|e| e.to_string())?;
         Ok(())
     }
 

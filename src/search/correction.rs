@@ -5,7 +5,7 @@
 //! Each entry is a running average of `search score - static evaluation`, weighted by the
 //! depth of the search that produced it, kept in 1/[`GRAIN`] units.
 
-use super::game::{Game, Player};
+use super::game::Game;
 use super::score::{Score, MATE_BOUND};
 
 /// Entries per side to move (a power of two).
@@ -45,10 +45,7 @@ impl CorrectionHistory {
 
     fn slot<G: Game>(game: &G) -> Option<usize> {
         let key = game.correction_key()?;
-        let side = match game.side_to_move() {
-            Player::First => 0,
-            Player::Second => ENTRIES,
-        };
+        let side = game.side_to_move().index() * ENTRIES;
         Some(side + (key as usize & (ENTRIES - 1)))
     }
 

@@ -33,6 +33,14 @@ impl Player {
             Player::Second => Player::First,
         }
     }
+
+    /// Index of this player in per-player arrays: 0 for the first, 1 for the second.
+    pub fn index(self) -> usize {
+        match self {
+            Player::First => 0,
+            Player::Second => 1,
+        }
+    }
 }
 
 /// The end of a game, seen from the side to move in the final position.

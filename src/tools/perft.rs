@@ -2,10 +2,11 @@
 //! command line, with the lines of the protocol's `perft` command. The counting itself is
 //! rules code: [`crate::search::perft`].
 
+use crate::games::setup::position_from;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::protocol::format::format_perft;
 use crate::search::perft::PerftDivide;
-use crate::search::{Game, GameError};
+use crate::search::Game;
 
 /// What `cutoff perft` counts.
 #[derive(Clone, Debug, Default)]
@@ -43,23 +44,14 @@ impl GameVisitor for PerftCommand<'_> {
 }
 
 fn run_for<G: Game>(variant: &G::Variant, options: &PerftOptions) -> Result<Vec<String>, String> {
-    let root: G = position(variant, options.fen.as_deref(), &options.moves)?;
+    // Errors read as those of the protocol's `position`.
+    let root: G = position_from(
+        variant,
+        options.fen.as_deref(),
+        options.moves.split_whitespace(),
+    )
+    .map_err(|e| e.to_string())?;
     Ok(format_perft(&PerftDivide::run(&root, options.depth)))
-}
-
-/// The start position or `fen`, then `moves`; errors read as those of `position`.
-fn position<G: Game>(variant: &G::Variant, fen: Option<&str>, moves: &str) -> Result<G, String> {
-    let mut game = match fen {
-        Some(fen) => G::from_fen(variant, fen).map_err(|e| e.to_string())?,
-        None => G::start(variant),
-    };
-    for (index, text) in moves.split_whitespace().enumerate() {
-        let mv = game
-            .parse_move(text)
-            .map_err(|e: GameError| format!("{e} (move {} of the position command)", index + 1))?;
-        game.make_move(mv);
-    }
-    Ok(game)
 }
 
 #[cfg(test)]

@@ -30,13 +30,6 @@ pub struct PlayConfig {
     pub engine: EngineConfig,
 }
 
-fn player_index(player: Player) -> usize {
-    match player {
-        Player::First => 0,
-        Player::Second => 1,
-    }
-}
-
 /// Plays one game, reading the person's input from `input` and writing to stdout;
 /// returns the record once the game has ended (by the rules, a forfeit, `quit` or EOF).
 pub fn run(config: &PlayConfig, input: Box<dyn BufRead>) -> Result<GameRecord, String> {
@@ -288,7 +281,7 @@ impl<G: Game> Side<G> for Human {
         }
         println!();
         match last {
-            Some((text, mover)) => println!("{} plays {text}", self.names[player_index(mover)]),
+            Some((text, mover)) => println!("{} plays {text}", self.names[mover.index()]),
             None => println!("Position:"),
         }
         println!("{}", self.board(position));

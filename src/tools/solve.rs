@@ -19,48 +19,19 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::games::setup::{position_with, start_position, MoveTokens};
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
 use crate::search::exact::from_child;
 use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
 use crate::search::{
-    ExactSearch, Game, GameError, MoveList, Score, ScoreReport, SearchFeatures, SearchSettings,
-    Searcher, TranspositionTable,
+    ExactSearch, Game, MoveList, Score, ScoreReport, SearchFeatures, SearchSettings, Searcher,
+    TranspositionTable,
 };
 
-/// Reads a position: a FEN (or the start position) and then moves in the game's notation,
-/// separated by spaces. A token that is not a move but whose characters each are (Connect
-/// Four's `4453`) is read as that sequence of moves.
-pub fn position_from<G: Game>(
-    variant: &G::Variant,
-    fen: Option<&str>,
-    moves: &str,
-) -> Result<G, GameError> {
-    let mut game = match fen {
-        Some(fen) => G::from_fen(variant, fen)?,
-        None => G::start(variant),
-    };
-    play_moves(&mut game, moves)?;
-    Ok(game)
-}
-
-/// Plays `moves` (see [`position_from`]) on `game`.
-pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<(), GameError> {
-    for token in moves.split_whitespace() {
-        match game.parse_move(token) {
-            Ok(mv) => game.make_move(mv),
-            Err(error) => {
-                if token.chars().count() < 2 {
-                    return Err(error);
-                }
-                for (index, ch) in token.char_indices() {
-                    let mv = game.parse_move(&token[index..index + ch.len_utf8()])?;
-                    game.make_move(mv);
-                }
-            }
-        }
-    }
-    Ok(())
-}
+/// How `solve` reads its move lists: moves in the game's notation separated by spaces, and
+/// a token that is not a move but whose characters each are (Connect Four's `4453`) as that
+/// sequence of moves.
+const RUNS: MoveTokens = MoveTokens::RunsAllowed;
 
 /// A score in words from the side to move's view: `win in N` / `loss in N` (counting the
 /// winner's moves, as UCI's `mate N` does), `draw`, or a heuristic `cp N`.
@@ -501,7 +472,8 @@ fn run_for<G: Game>(
     solver.budget = options.nodes;
     solver.weak = options.weak;
     let Some(path) = &options.file else {
-        let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
+        let moves = options.moves.split_whitespace();
+        let root: G = position_with(variant, options.fen.as_deref(), moves, RUNS)
             .map_err(|e| e.to_string())?;
         let mut last_report = Instant::now();
         let mut on_progress = |p: &SolveProgress| {
@@ -532,7 +504,8 @@ fn run_for<G: Game>(
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
         if let Some(parse_test_line) = info.test_set.filter(|_| options.check) {
             let test = parse_test_line(line).map_err(|e| e.to_string())?;
-            let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
+            let root = position_with::<G, _>(variant, None, test.moves.split_whitespace(), RUNS)
+                .map_err(|e| e.to_string())?;
             solver.forget();
             let solution = solver.solve(&root, false, &mut |_| {});
             count += 1;
@@ -557,9 +530,9 @@ fn run_for<G: Game>(
         // A position of its own: the full report (value, every move), as for one position;
         // a bad line is reported and skipped.
         let parsed = if line.contains('/') {
-            G::from_fen(variant, line.trim())
+            start_position(variant, Some(line.trim()))
         } else {
-            position_from::<G>(variant, None, line)
+            position_with::<G, _>(variant, None, line.split_whitespace(), RUNS)
         };
         let root = match parsed {
             Ok(root) => root,
@@ -671,7 +644,8 @@ mod tests {
             "b2 a1 c1 a3",
             "a1 b1 b2 c1",
         ] {
-            let mut game: Mnk = position_from(&MnkVariant::TICTACTOE, None, moves).unwrap();
+            let tokens = moves.split_whitespace();
+            let mut game: Mnk = position_with(&MnkVariant::TICTACTOE, None, tokens, RUNS).unwrap();
             let expected = minimax(&mut game, 9);
             solver.forget();
             let solution = solver.solve(&game, true, &mut |_| {});
@@ -705,9 +679,9 @@ mod tests {
 
     #[test]
     fn connect4_digit_strings_are_move_sequences() {
-        let game: Connect4 = position_from(&(), None, "4453").unwrap();
+        let game: Connect4 = position_with(&(), None, ["4453"], RUNS).unwrap();
         assert_eq!(game.moves_played(), 4);
-        assert!(position_from::<Connect4>(&(), None, "4458").is_err());
+        assert!(position_with::<Connect4, _>(&(), None, ["4458"], RUNS).is_err());
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::search::{
     TranspositionTable,
 };
 
-use super::solve::{describe, position_from};
+use super::solve::describe;
+use crate::games::setup::{position_with, MoveTokens};
 use crate::games::{GameKind, GameVisitor, Registered};
 
 /// One algorithm of the comparison: a name and the core's switches.
@@ -448,8 +449,14 @@ fn run_for<G: Game>(
     options: &TreeStatsOptions,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
-        .map_err(|e| e.to_string())?;
+    let moves = options.moves.split_whitespace();
+    let root: G = position_with(
+        variant,
+        options.fen.as_deref(),
+        moves,
+        MoveTokens::RunsAllowed,
+    )
+    .map_err(|e| e.to_string())?;
     let depth_of = |game: &G| -> Result<u32, String> {
         match (options.depth, game.remaining_plies_bound()) {
             (Some(depth), _) => Ok(depth),

@@ -190,112 +190,160 @@ fn mirrored(game: &Connect4) -> Connect4 {
 /// stopped resumes where it was; the finished book, sorted, goes to `out`. Returns the
 /// number of positions.
 pub fn build(options: &BuildOptions, log: &mut dyn Write) -> Result<usize, String> {
-    let partial_path = partial_path(&options.out);
-    let mut known = read_partial(&partial_path)?;
-    let resumed = known.len();
-    let mut partial = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&partial_path)
-        .map_err(|e| format!("cannot open {}: {e}", partial_path.display()))?;
-    let line = |log: &mut dyn Write, text: String| {
-        let _ = writeln!(log, "{text}");
-        let _ = log.flush();
-    };
-    line(
-        log,
-        format!(
-            "# {}\n# resuming with {resumed} entries from {}",
-            options.command,
-            partial_path.display()
-        ),
-    );
-    let mut solver = Connect4Solver::new(options.hash_mb);
-    let started = Instant::now();
-    // The entries of this book: those of the levels built (the partial file may hold more).
-    let mut book: HashMap<u64, u8> = HashMap::new();
+    // Step 1. Resume from the entries an earlier run appended to the partial file.
+    let mut builder = Builder::resume(options, log)?;
     let mut frontier: BTreeMap<u64, Connect4> = BTreeMap::new();
     frontier.insert(canonical_key(&Connect4::start(&())).0, Connect4::start(&()));
     let mut ply = 0;
     while ply < options.plies && !frontier.is_empty() {
-        // Step 1. A winning move for every position of this level (a chunk).
+        // Step 2. A winning move for every position of this level (a chunk), and the
+        // positions of the next level: every reply of the second player.
+        let expand = ply + 2 < options.plies;
+        frontier = builder.build_level(ply, &frontier, expand)?;
+        ply += 2;
+    }
+    // Step 3. The finished book: the entries of every level built, sorted.
+    builder.finish()
+}
+
+/// A book being built: the solver, the entries found so far and where they go.
+struct Builder<'a> {
+    options: &'a BuildOptions,
+    log: &'a mut dyn Write,
+    solver: Connect4Solver,
+    /// Every entry found, by this run or an earlier one (the partial file).
+    known: HashMap<u64, u8>,
+    /// The entries of this book: those of the levels built (the partial file may hold more).
+    book: HashMap<u64, u8>,
+    partial: std::fs::File,
+    partial_path: PathBuf,
+    /// Entries read from the partial file.
+    resumed: usize,
+    started: Instant,
+}
+
+impl<'a> Builder<'a> {
+    /// Opens the partial file of `options.out`, reading the entries it holds.
+    fn resume(options: &'a BuildOptions, log: &'a mut dyn Write) -> Result<Self, String> {
+        let partial_path = partial_path(&options.out);
+        let known = read_partial(&partial_path)?;
+        let partial = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&partial_path)
+            .map_err(|e| format!("cannot open {}: {e}", partial_path.display()))?;
+        let mut builder = Builder {
+            options,
+            log,
+            solver: Connect4Solver::new(options.hash_mb),
+            resumed: known.len(),
+            known,
+            book: HashMap::new(),
+            partial,
+            partial_path,
+            started: Instant::now(),
+        };
+        builder.line(format!(
+            "# {}\n# resuming with {} entries from {}",
+            options.command,
+            builder.resumed,
+            builder.partial_path.display()
+        ));
+        Ok(builder)
+    }
+
+    /// Writes a line of the log at once.
+    fn line(&mut self, text: String) {
+        let _ = writeln!(self.log, "{text}");
+        let _ = self.log.flush();
+    }
+
+    /// Finds a winning move for every position of `frontier` (plies `ply`); returns the
+    /// positions after each move and reply when `expand`, else none.
+    fn build_level(
+        &mut self,
+        ply: u32,
+        frontier: &BTreeMap<u64, Connect4>,
+        expand: bool,
+    ) -> Result<BTreeMap<u64, Connect4>, String> {
         let level_started = Instant::now();
-        let nodes_before = solver.nodes();
+        let nodes_before = self.solver.nodes();
         let mut next: BTreeMap<u64, Connect4> = BTreeMap::new();
         let count = frontier.len();
         for (index, (&key, game)) in frontier.iter().enumerate() {
-            let column = match known.get(&key) {
-                Some(&column) => column,
-                None => {
-                    let column = winning_move(&mut solver, game).ok_or_else(|| {
-                        format!("no winning move in {} (key {key:x})", game.to_fen())
-                    })?;
-                    writeln!(partial, "{key:x} {}", column + 1)
-                        .and_then(|()| partial.flush())
-                        .map_err(|e| format!("cannot write {}: {e}", partial_path.display()))?;
-                    known.insert(key, column);
-                    column
-                }
-            };
-            book.insert(key, column);
+            let column = self.entry(key, game)?;
+            self.book.insert(key, column);
             if (index + 1) % 500 == 0 {
-                line(
-                    log,
-                    format!(
-                        "ply {ply}: {}/{count} positions, {:.1} s",
-                        index + 1,
-                        level_started.elapsed().as_secs_f64()
-                    ),
-                );
+                let seconds = level_started.elapsed().as_secs_f64();
+                self.line(format!(
+                    "ply {ply}: {}/{count} positions, {seconds:.1} s",
+                    index + 1
+                ));
             }
-            // Step 2. Every reply of the second player gives a position of the next level.
-            if ply + 2 >= options.plies {
-                continue;
-            }
-            let mut after = game.clone();
-            after.make_move(Column(column));
-            if after.outcome().is_some() {
-                continue;
-            }
-            let mut replies = MoveList::new();
-            after.generate_moves(&mut replies);
-            for reply in replies {
-                let mut child = after.clone();
-                child.make_move(reply);
-                if child.outcome().is_some() {
-                    continue;
-                }
-                let (child_key, is_mirrored) = canonical_key(&child);
-                let child = if is_mirrored { mirrored(&child) } else { child };
-                next.insert(child_key, child);
+            if expand {
+                add_replies(game, column, &mut next);
             }
         }
-        line(
-            log,
-            format!(
-                "chunk ply {ply}: {count} positions in {:.1} s, {} solver nodes; total {:.1} s",
-                level_started.elapsed().as_secs_f64(),
-                solver.nodes() - nodes_before,
-                started.elapsed().as_secs_f64()
-            ),
-        );
-        frontier = next;
-        ply += 2;
+        let nodes = self.solver.nodes() - nodes_before;
+        self.line(format!(
+            "chunk ply {ply}: {count} positions in {:.1} s, {nodes} solver nodes; total {:.1} s",
+            level_started.elapsed().as_secs_f64(),
+            self.started.elapsed().as_secs_f64()
+        ));
+        Ok(next)
     }
 
-    // Step 3. The finished book: the entries of every level built, sorted.
-    let text = format_book(&book, options, started.elapsed().as_secs_f64(), resumed);
-    std::fs::write(&options.out, text)
-        .map_err(|e| format!("cannot write {}: {e}", options.out.display()))?;
-    line(
-        log,
-        format!(
-            "book of {} positions written to {}",
-            book.len(),
+    /// The winning move of `game` (key `key`): a known one, or one solved now and appended
+    /// to the partial file.
+    fn entry(&mut self, key: u64, game: &Connect4) -> Result<u8, String> {
+        if let Some(&column) = self.known.get(&key) {
+            return Ok(column);
+        }
+        let column = winning_move(&mut self.solver, game)
+            .ok_or_else(|| format!("no winning move in {} (key {key:x})", game.to_fen()))?;
+        writeln!(self.partial, "{key:x} {}", column + 1)
+            .and_then(|()| self.partial.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.partial_path.display()))?;
+        self.known.insert(key, column);
+        Ok(column)
+    }
+
+    /// Writes the book, sorted, to `options.out`; returns its number of positions.
+    fn finish(mut self) -> Result<usize, String> {
+        let options = self.options;
+        let seconds = self.started.elapsed().as_secs_f64();
+        let text = format_book(&self.book, options, seconds, self.resumed);
+        std::fs::write(&options.out, text)
+            .map_err(|e| format!("cannot write {}: {e}", options.out.display()))?;
+        let count = self.book.len();
+        self.line(format!(
+            "book of {count} positions written to {}",
             options.out.display()
-        ),
-    );
-    Ok(book.len())
+        ));
+        Ok(count)
+    }
+}
+
+/// Adds to `next` every position after the first player's `column` in `game` and a reply
+/// of the second player, in the orientation of its canonical key, unless the game is over.
+fn add_replies(game: &Connect4, column: u8, next: &mut BTreeMap<u64, Connect4>) {
+    let mut after = game.clone();
+    after.make_move(Column(column));
+    if after.outcome().is_some() {
+        return;
+    }
+    let mut replies = MoveList::new();
+    after.generate_moves(&mut replies);
+    for reply in replies {
+        let mut child = after.clone();
+        child.make_move(reply);
+        if child.outcome().is_some() {
+            continue;
+        }
+        let (child_key, is_mirrored) = canonical_key(&child);
+        let child = if is_mirrored { mirrored(&child) } else { child };
+        next.insert(child_key, child);
+    }
 }
 
 /// Where entries are appended while a book is built.

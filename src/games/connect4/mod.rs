@@ -233,6 +233,15 @@ impl Connect4 {
     }
 }
 
+/// The board of Connect Four in the shared grid reader's terms.
+const SHAPE: grid::GridShape = grid::GridShape {
+    width: WIDTH,
+    height: HEIGHT,
+    line: "row",
+    cell: "cell",
+    gaps: false,
+};
+
 /// Parses the board and side-to-move fields of a FEN; see [`Connect4::from_fen`].
 fn parse_fen(fen: &str) -> Result<Connect4, String> {
     // Step 1. Two fields: the board and the side to move.
@@ -243,72 +252,17 @@ fn parse_fen(fen: &str) -> Result<Connect4, String> {
             fields.len()
         ));
     }
-    let side = match fields[1] {
-        "x" => Player::First,
-        "o" => Player::Second,
-        other => return Err(format!("side to move must be 'x' or 'o', found '{other}'")),
-    };
+    let side = grid::read_side(fields[1])?;
 
-    // Step 2. Six rows of seven cells, top row first.
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    if rows.len() != HEIGHT {
-        return Err(format!(
-            "expected {HEIGHT} rows separated by '/', found {}",
-            rows.len()
-        ));
-    }
-    let (mut first, mut second) = (0u64, 0u64);
-    for (index, row_text) in rows.iter().enumerate() {
-        let row = HEIGHT - 1 - index;
-        let mut column = 0;
-        let mut after_digit = false;
-        for ch in row_text.chars() {
-            // Runs of empty cells are decimal numbers, as in every game's FEN: two digits
-            // in a row make a number of at least 10, more than a row holds.
-            let digit = ch.is_ascii_digit();
-            if digit && after_digit {
-                return Err(format!(
-                    "row {} has a run of more than {WIDTH} empty cells",
-                    HEIGHT - index
-                ));
-            }
-            after_digit = digit;
-            match ch {
-                'x' | 'o' => {
-                    if column >= WIDTH {
-                        return Err(format!("row {} has more than {WIDTH} cells", row + 1));
-                    }
-                    let cell = 1u64 << (column * COLUMN_BITS + row);
-                    if ch == 'x' {
-                        first |= cell;
-                    } else {
-                        second |= cell;
-                    }
-                    column += 1;
-                }
-                '0' => return Err(format!("row {} has an empty run of 0 cells", row + 1)),
-                '1'..='9' => {
-                    let run = ch as usize - '0' as usize;
-                    if column + run > WIDTH {
-                        return Err(format!("row {} has more than {WIDTH} cells", row + 1));
-                    }
-                    column += run;
-                }
-                other => {
-                    return Err(format!(
-                        "unexpected character '{other}' in row {} (use x, o or 1-7)",
-                        row + 1
-                    ))
-                }
-            }
-        }
-        if column != WIDTH {
-            return Err(format!(
-                "row {} has {column} cells, expected {WIDTH}",
-                row + 1
-            ));
+    // Step 2. Six rows of seven cells, top row first, as bitboards.
+    let mut stones = [0u64; 2];
+    for (index, mark) in grid::read_board(fields[0], &SHAPE)?.into_iter().enumerate() {
+        if let grid::Mark::Stone(player) = mark {
+            let (row, column) = (index / WIDTH, index % WIDTH);
+            stones[player.index()] |= 1u64 << (column * COLUMN_BITS + row);
         }
     }
+    let [first, second] = stones;
     let mask = first | second;
 
     // Step 3. Gravity: every stone rests on the bottom or on another stone.
@@ -317,27 +271,36 @@ fn parse_fen(fen: &str) -> Result<Connect4, String> {
     }
 
     // Step 4. Stone counts must fit the side to move: x moves first.
-    let (x_count, o_count) = (first.count_ones(), second.count_ones());
-    match side {
-        Player::First if x_count != o_count => {
-            return Err(format!(
-                "x to move needs as many x as o stones, found {x_count} x and {o_count} o"
-            ))
-        }
-        Player::Second if x_count != o_count + 1 => {
-            return Err(format!(
-                "o to move needs one more x than o stones, found {x_count} x and {o_count} o"
-            ))
-        }
-        _ => {}
-    }
+    check_counts(side, first.count_ones(), second.count_ones())?;
 
     // Step 5. At most the player who just moved has four, made by its last stone.
-    let (to_move, moved) = match side {
-        Player::First => (first, second),
-        Player::Second => (second, first),
-    };
-    if has_four(first) && has_four(second) {
+    let (to_move, moved) = (stones[side.index()], stones[side.other().index()]);
+    let won = check_fours(to_move, moved)?;
+    Ok(Connect4 {
+        current: to_move,
+        mask,
+        moves: mask.count_ones(),
+        won,
+    })
+}
+
+/// Whether `x_count` and `o_count` stones fit `side` to move (x moves first).
+fn check_counts(side: Player, x_count: u32, o_count: u32) -> Result<(), String> {
+    match side {
+        Player::First if x_count != o_count => Err(format!(
+            "x to move needs as many x as o stones, found {x_count} x and {o_count} o"
+        )),
+        Player::Second if x_count != o_count + 1 => Err(format!(
+            "o to move needs one more x than o stones, found {x_count} x and {o_count} o"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the player who `moved` last has won; refuses fours of the side to move and
+/// wins that one move cannot have completed.
+fn check_fours(to_move: u64, moved: u64) -> Result<bool, String> {
+    if has_four(to_move) && has_four(moved) {
         return Err("both players have four in a row".to_string());
     }
     if has_four(to_move) {
@@ -345,6 +308,7 @@ fn parse_fen(fen: &str) -> Result<Connect4, String> {
     }
     let won = has_four(moved);
     if won {
+        let mask = to_move | moved;
         let single_move_wins = (0..WIDTH).any(|column| {
             let stack = mask & column_mask(column);
             let top = ((stack + bottom_cell(column)) >> 1) & stack;
@@ -354,13 +318,7 @@ fn parse_fen(fen: &str) -> Result<Connect4, String> {
             return Err("the winner's lines cannot all have been completed by one move".into());
         }
     }
-
-    Ok(Connect4 {
-        current: to_move,
-        mask,
-        moves: x_count + o_count,
-        won,
-    })
+    Ok(won)
 }
 
 impl Game for Connect4 {
@@ -519,11 +477,7 @@ impl Game for Connect4 {
     const HISTORY_SIZE: usize = 2 * WIDTH;
 
     fn history_index(&self, mv: Column) -> usize {
-        let side = match self.side_to_move() {
-            Player::First => 0,
-            Player::Second => 1,
-        };
-        side * WIDTH + mv.0 as usize
+        self.side_to_move().index() * WIDTH + mv.0 as usize
     }
 
     /// Wins first, then blocks, then quiet moves by the threats they create and their

@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use super::config::MatchConfig;
 use super::referee::game_end;
+use crate::games::setup::{self, MoveTokens};
 use crate::rng::SplitMix;
-use crate::search::Game;
+use crate::search::{Game, GameError};
 
 /// The start of a game: a position (start or FEN) and moves played from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -30,19 +31,20 @@ impl Opening {
         &self,
         variant: &G::Variant,
     ) -> Result<(G, Vec<String>), String> {
-        let mut position = match &self.fen {
-            Some(fen) => G::from_fen(variant, fen).map_err(|e| e.to_string())?,
-            None => G::start(variant),
-        };
+        let mut position: G =
+            setup::start_position(variant, self.fen.as_deref()).map_err(|e| e.to_string())?;
         let mut record = Vec::with_capacity(self.moves.len());
-        for text in &self.moves {
-            if position.game_end().is_some() {
-                return Err(format!("opening move '{text}' after the game has ended"));
+        // A game ended by a rule that leaves moves legal (threefold repetition) ends the
+        // opening too.
+        let check = |position: &G, mv, text: &str| match position.game_end() {
+            Some(_) => Err(GameError::GameOver(text.to_string())),
+            None => {
+                record.push(position.format_move_record(mv));
+                Ok(())
             }
-            let mv = position.parse_move(text).map_err(|e| e.to_string())?;
-            record.push(position.format_move_record(mv));
-            position.make_move(mv);
-        }
+        };
+        setup::play_moves_checked(&mut position, &self.moves, MoveTokens::OnePerToken, check)
+            .map_err(|e| format!("opening {e}"))?;
         if game_end(&position).is_some() {
             return Err("the opening ends the game".to_string());
         }

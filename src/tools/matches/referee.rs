@@ -129,14 +129,6 @@ fn player_name(player: Player) -> &'static str {
     }
 }
 
-/// The index of `player`'s side: 0 for the first player, 1 for the second.
-fn seat(player: Player) -> usize {
-    match player {
-        Player::First => 0,
-        Player::Second => 1,
-    }
-}
-
 /// Shows the position to both sides; `last` is the move just played and who played it.
 fn show_both<G: Game>(
     sides: &mut [&mut dyn Side<G>; 2],
@@ -326,7 +318,7 @@ pub fn play_game<G: Game>(
             return Ok(game.end(result, Termination::Normal, reason));
         }
         let mover = game.position.side_to_move();
-        let index = seat(mover);
+        let index = mover.index();
         let choice = match game.ask(&mut *sides[index], index, settings, interrupted) {
             Ok(choice) => choice,
             Err(failure) => return Ok(game.failed(&*sides[index], index, failure)),

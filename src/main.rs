@@ -303,8 +303,8 @@ enum Tool {
         /// Engine command line (default: this program, over UGI).
         #[arg(long)]
         engine: Option<String>,
-        /// Protocol of `--engine`: ugi or uci.
-        #[arg(long, default_value = "ugi", value_parser = ["ugi", "uci"])]
+        /// Protocol of `--engine`: ugi, uci or uai (Ataxx only).
+        #[arg(long, default_value = "ugi", value_parser = ["ugi", "uci", "uai"])]
         proto: String,
     },
 }
@@ -866,8 +866,9 @@ fn run_play(
     engine: Option<String>,
     proto: &str,
 ) -> ExitCode {
+    use cutoff::protocol::dialect::Dialect;
     use cutoff::search::Player;
-    use cutoff::tools::matches::{config::parse_tc, engine::EngineConfig, engine::Proto};
+    use cutoff::tools::matches::{config::parse_tc, engine::EngineConfig};
     use cutoff::tools::play::{self, PlayConfig};
 
     let mut limits = match tc.as_deref().map(parse_tc).transpose() {
@@ -917,7 +918,7 @@ fn run_play(
             cmd,
             args,
             dir: None,
-            proto: Proto::from_name(proto).unwrap_or(Proto::Ugi),
+            proto: Dialect::from_name(proto).unwrap_or(Dialect::Ugi),
             options: Vec::new(),
             limits,
         },

@@ -640,3 +640,51 @@ fn ataxx_lookahead_beats_a_greedy_player() {
     let v = read_json(&json);
     assert_eq!(count(&v["pairings"][0]["wdl"]["wins"]), 4, "{out}");
 }
+
+/// An Ataxx match over UAI, as Ataxx engines speak it (`uai`/`uaiok`, `uainewgame`, black
+/// `x` first with `btime`): two cutoff instances, a game pair on a fast clock, both games
+/// played to their end by the rules, without a forfeit or an illegal move.
+#[test]
+fn ataxx_match_over_uai_plays_to_the_end() {
+    let json = scratch("ataxx-uai.json");
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "ataxx",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=one",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=two",
+            "-each",
+            "args=--game ataxx",
+            "proto=uai",
+            "tc=2+0.02",
+            "option.Hash=1",
+            // A loaded machine may be late in answering; the clock itself is kept exactly.
+            "timemargin=1000",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Match completed after 2 games"), "{out}");
+    let v = read_json(&json);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{out}");
+    for game in games {
+        let record = &game["record"];
+        assert_eq!(record["termination"], "normal", "{record}");
+        assert!(record["result"].is_string(), "{record}");
+        let reason = record["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("by the rules") || reason.contains("fifty-move"),
+            "{record}"
+        );
+    }
+}

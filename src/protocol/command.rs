@@ -5,7 +5,7 @@
 
 use thiserror::Error;
 
-use super::format::Dialect;
+use super::dialect::{ClockKey, Dialect};
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,17 +52,48 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// The parameters as `dialect` means them. In UAI black (`x`) moves first, so its
-    /// `btime`/`binc` are the first player's clock and `wtime`/`winc` the second's;
-    /// player-named clocks (`p1time`...) mean the same in every dialect.
-    pub fn in_dialect(mut self, dialect: Dialect) -> GoParams {
-        if dialect == Dialect::Uai && self.colour_clocks {
-            std::mem::swap(&mut self.first_time, &mut self.second_time);
-            std::mem::swap(&mut self.first_inc, &mut self.second_inc);
+    /// The parameters as `dialect` means them. The parser reads colour-named clocks
+    /// (`wtime`...) as UCI does, white first; in UAI black (`x`) moves first, so its
+    /// `btime`/`binc` are the first player's clock and `wtime`/`winc` the second's.
+    /// Player-named clocks (`p1time`...) mean the same in every dialect.
+    pub fn in_dialect(self, dialect: Dialect) -> GoParams {
+        if !self.colour_clocks {
+            return self;
         }
-        self
+        let mut go = self.clone();
+        for key in ClockKey::ALL {
+            let word = PARSER_DIALECT.clock_word(key);
+            if let Some(meant) = dialect.read_clock_word(word) {
+                *go.clock_mut(meant) = self.clock(key);
+            }
+        }
+        go
+    }
+
+    /// The clock value `key` names.
+    fn clock(&self, key: ClockKey) -> Option<u64> {
+        match key {
+            ClockKey::FirstTime => self.first_time,
+            ClockKey::SecondTime => self.second_time,
+            ClockKey::FirstInc => self.first_inc,
+            ClockKey::SecondInc => self.second_inc,
+        }
+    }
+
+    /// The clock value `key` names, to set it.
+    fn clock_mut(&mut self, key: ClockKey) -> &mut Option<u64> {
+        match key {
+            ClockKey::FirstTime => &mut self.first_time,
+            ClockKey::SecondTime => &mut self.second_time,
+            ClockKey::FirstInc => &mut self.first_inc,
+            ClockKey::SecondInc => &mut self.second_inc,
+        }
     }
 }
+
+/// How the parser reads clock keys before it knows the dialect: colour names as UCI means
+/// them, player names as everywhere. [`GoParams::in_dialect`] reads them again.
+const PARSER_DIALECT: Dialect = Dialect::Uci;
 
 /// What `query` asks (UGI).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -291,6 +322,13 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 .copied()
                 .ok_or_else(|| CommandError::MissingValue(key.to_string()))
         };
+        if let Some(clock) = PARSER_DIALECT.read_clock_word(key) {
+            *go.clock_mut(clock) = Some(number(key, value()?)?);
+            // A key of the parser's own dialect is named by colour, not by player.
+            go.colour_clocks |= PARSER_DIALECT.clock_word(clock) == key;
+            i += 2;
+            continue;
+        }
         match key {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
@@ -301,10 +339,6 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 }
                 break;
             }
-            "wtime" | "p1time" => go.first_time = Some(number(key, value()?)?),
-            "btime" | "p2time" => go.second_time = Some(number(key, value()?)?),
-            "winc" | "p1inc" => go.first_inc = Some(number(key, value()?)?),
-            "binc" | "p2inc" => go.second_inc = Some(number(key, value()?)?),
             "movestogo" => go.moves_to_go = Some(number(key, value()?)?),
             "depth" => go.depth = Some(number(key, value()?)?),
             "nodes" => go.nodes = Some(number(key, value()?)?),
@@ -317,9 +351,6 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                     token: other.to_string(),
                 })
             }
-        }
-        if matches!(key, "wtime" | "btime" | "winc" | "binc") {
-            go.colour_clocks = true;
         }
         i += match key {
             "infinite" | "ponder" => 1,

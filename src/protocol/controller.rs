@@ -223,7 +223,7 @@ impl Controller {
                 for line in option_lines(self.game) {
                     self.send(line);
                 }
-                self.send(format!("{}ok", self.dialect.handshake()));
+                self.send(self.dialect.reply());
             }
             Command::IsReady => self.send("readyok"),
             Command::Debug(on) => self.debug = on,

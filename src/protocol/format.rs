@@ -1,30 +1,10 @@
 //! Turning search events (and perft counts) into protocol lines.
 
+// `pub`: the controller and the session name the dialect from here too.
+pub use super::dialect::Dialect;
+use super::dialect::NO_MOVE;
 use crate::search::perft::PerftDivide;
 use crate::search::{ScoreReport, SearchInfo};
-
-/// Which handshake the GUI used; decides details such as `ponder` in `bestmove`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UCI (chess GUIs).
-    Uci,
-    /// UGI (cutegames and other multi-game clients).
-    Ugi,
-    /// UAI (Ataxx GUIs such as cuteataxx): UCI with `a` for `c`, one move in `bestmove`,
-    /// and colour-named clocks where black (`x`) is the first player.
-    Uai,
-}
-
-impl Dialect {
-    /// The handshake command, which is also the reply's prefix (`uci` → `uciok`).
-    pub fn handshake(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uci",
-            Dialect::Ugi => "ugi",
-            Dialect::Uai => "uai",
-        }
-    }
-}
 
 /// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`;
 /// `pv` holds the moves already written in the game's notation.
@@ -51,13 +31,15 @@ pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
     line
 }
 
-/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no move. UGI and UAI never get
-/// a `ponder` (cutegames and cuteataxx read exactly one move).
+/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no move. `ponder` only where
+/// the dialect has it (UCI: UGI and UAI clients read exactly one move).
 pub fn format_bestmove(line: &[String], dialect: Dialect) -> String {
-    match (line.first(), line.get(1), dialect) {
-        (None, _, _) => "bestmove (none)".to_string(),
-        (Some(best), Some(ponder), Dialect::Uci) => format!("bestmove {best} ponder {ponder}"),
-        (Some(best), _, _) => format!("bestmove {best}"),
+    match (line.first(), line.get(1)) {
+        (None, _) => format!("bestmove {NO_MOVE}"),
+        (Some(best), Some(ponder)) if dialect.bestmove_has_ponder() => {
+            format!("bestmove {best} ponder {ponder}")
+        }
+        (Some(best), _) => format!("bestmove {best}"),
     }
 }
 

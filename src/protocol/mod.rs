@@ -1,7 +1,9 @@
-//! The protocol layer: UCI and UGI lines in, search events out as lines.
+//! The protocol layer: UCI, UGI and UAI lines in, search events out as lines; the words
+//! in which the dialects differ are in [`dialect`].
 
 pub mod command;
 pub mod controller;
+pub mod dialect;
 pub mod format;
 pub mod options;
 pub mod session;

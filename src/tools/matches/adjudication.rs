@@ -1,33 +1,9 @@
 //! Adjudication by the engines' own scores: the draw and resign rules, and reading the
 //! scores (and depths) from engines' `info` lines.
 
-use serde::Serialize;
-
 use super::record::PlayedMove;
-use super::referee::RefereeSettings;
+use super::rules::{DrawRule, RefereeSettings, ResignRule};
 use crate::search::{GameResult, Player};
-
-/// Adjudicates a draw once both engines have reported scores within `±score` centipawns
-/// for `move_count` consecutive moves each, from full move `move_number` on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct DrawRule {
-    /// First full move at which a draw may be adjudicated.
-    pub move_number: u32,
-    /// Consecutive moves of each engine with a small score.
-    pub move_count: u32,
-    /// Largest absolute score (centipawns) that counts as drawn.
-    pub score: i32,
-}
-
-/// Adjudicates a loss for an engine that reported `-score` centipawns or worse for
-/// `move_count` consecutive moves of its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct ResignRule {
-    /// Consecutive own moves with a losing score.
-    pub move_count: u32,
-    /// Score (centipawns, positive) at or below whose negation an engine is lost.
-    pub score: i32,
-}
 
 /// Score and depth of an `info` line, when it has them.
 pub(super) fn parse_info(line: &str) -> (Option<String>, Option<u32>) {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::engine::Proto;
+use crate::protocol::dialect::{ClockKey, Dialect};
 
 /// How long an engine may think, as `go` tells it and the referee enforces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -114,26 +114,25 @@ impl Clock {
     }
 }
 
-/// The `go` command for the side at `side`, searching by `limits`, with both clocks.
+/// The `go` command for the side at `side`, searching by `limits`, with both clocks named
+/// in `dialect`'s words (UAI: `btime` is the first player's).
 pub(super) fn go_command(
-    proto: Proto,
+    dialect: Dialect,
     limits: &SearchLimits,
     clocks: &[Clock; 2],
     side: usize,
 ) -> String {
     let mut go = String::from("go");
     if limits.base_ms.is_some() {
-        let (t1, t2, i1, i2) = match proto {
-            Proto::Uci => ("wtime", "btime", "winc", "binc"),
-            Proto::Ugi => ("p1time", "p2time", "p1inc", "p2inc"),
-        };
-        go += &format!(
-            " {t1} {} {t2} {} {i1} {} {i2} {}",
-            clocks[0].remaining_ms,
-            clocks[1].remaining_ms,
-            clocks[0].limits.inc_ms,
-            clocks[1].limits.inc_ms
-        );
+        for key in ClockKey::ALL {
+            let ms = match key {
+                ClockKey::FirstTime => clocks[0].remaining_ms,
+                ClockKey::SecondTime => clocks[1].remaining_ms,
+                ClockKey::FirstInc => clocks[0].limits.inc_ms,
+                ClockKey::SecondInc => clocks[1].limits.inc_ms,
+            };
+            go += &format!(" {} {ms}", dialect.clock_word(key));
+        }
     }
     if let Some(left) = clocks[side].moves_to_go {
         go += &format!(" movestogo {left}");
@@ -187,11 +186,14 @@ mod tests {
             (clocks[0].remaining_ms, clocks[0].moves_to_go),
             (1100, Some(2))
         );
-        let go = go_command(Proto::Ugi, &limits, &clocks, 1);
+        let go = go_command(Dialect::Ugi, &limits, &clocks, 1);
         assert_eq!(
             go,
             "go p1time 1100 p2time 1000 p1inc 100 p2inc 100 movestogo 2"
         );
+        // UAI: black (`x`) is the first player, so its clock is `btime`.
+        let go = go_command(Dialect::Uai, &limits, &clocks, 1);
+        assert_eq!(go, "go btime 1100 wtime 1000 binc 100 winc 100 movestogo 2");
         let margin = Duration::from_millis(50);
         let allowed = clocks[1].allowed(&limits, margin, Duration::from_secs(60));
         assert_eq!(allowed, Duration::from_millis(1050));

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::adjudication::{DrawRule, ResignRule};
 use super::clock::SearchLimits;
-use super::engine::{EngineConfig, Proto};
+use super::engine::EngineConfig;
 use super::openings::BookFormat;
-use super::referee::RefereeSettings;
+use super::rules::{DrawRule, RefereeSettings, ResignRule};
 use super::stats::{EloModel, Sprt};
 use crate::games::{self, GameKind};
+use crate::protocol::dialect::Dialect;
 
 /// Who plays whom when there are more than two engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -112,7 +112,7 @@ struct EngineDraft {
     cmd: Option<String>,
     args: Option<Vec<String>>,
     dir: Option<PathBuf>,
-    proto: Option<Proto>,
+    proto: Option<Dialect>,
     options: Vec<(String, String)>,
     tc: Option<SearchLimits>,
     movetime_ms: Option<u64>,
@@ -132,8 +132,8 @@ impl EngineDraft {
             "dir" => self.dir = Some(PathBuf::from(value)),
             "proto" => {
                 self.proto = Some(
-                    Proto::from_name(value)
-                        .ok_or_else(|| format!("unknown protocol '{value}' (uci or ugi)"))?,
+                    Dialect::from_name(value)
+                        .ok_or_else(|| format!("unknown protocol '{value}' (uci, ugi or uai)"))?,
                 )
             }
             "tc" => self.tc = Some(parse_tc(value)?),
@@ -194,7 +194,7 @@ impl EngineDraft {
             cmd,
             args: self.args.unwrap_or_default(),
             dir: self.dir,
-            proto: self.proto.unwrap_or(Proto::Uci),
+            proto: self.proto.unwrap_or(Dialect::Uci),
             options: self.options,
             limits,
         })
@@ -417,6 +417,13 @@ impl MatchConfig {
         if self.sprt.is_some() && self.engines.len() != 2 {
             return Err("-sprt needs exactly two engines".to_string());
         }
+        for engine in &self.engines {
+            // A dialect of one game's own (UAI: Ataxx) plays only that game.
+            let word = engine.proto.handshake();
+            if let Some(owner) = games::with_dialect(word).filter(|&g| g != self.game) {
+                return Err(format!("proto={word} plays only {}", owner.name()));
+            }
+        }
         Ok(())
     }
 }
@@ -482,7 +489,7 @@ mod tests {
         assert_eq!(config.engines.len(), 2);
         assert_eq!(config.engines[0].options, [("Hash".into(), "16".into())]);
         assert_eq!(config.engines[1].options, [("Hash".into(), "32".into())]);
-        assert_eq!(config.engines[1].proto, Proto::Ugi);
+        assert_eq!(config.engines[1].proto, Dialect::Ugi);
         assert_eq!(config.engines[0].limits.base_ms, Some(10_000));
         assert_eq!(config.engines[0].limits.inc_ms, 100);
         assert_eq!(
@@ -512,5 +519,15 @@ mod tests {
         assert!(
             err("-engine cmd=a -engine cmd=b -each depth=1 -sprt elo0=5 elo1=0").contains("SPRT")
         );
+        assert!(err("-engine cmd=a -engine cmd=b -each depth=1 proto=uai").contains("ataxx"));
+        assert!(err("-engine cmd=a -engine cmd=b -each depth=1 proto=xboard").contains("uai"));
+    }
+
+    #[test]
+    fn ataxx_engines_speak_uai() {
+        let text = "-game ataxx -engine cmd=a -engine cmd=b proto=ugi -each depth=1 proto=uai";
+        let config = parse_args(&args(text), games::find("chess").unwrap()).unwrap();
+        assert_eq!(config.engines[0].proto, Dialect::Uai);
+        assert_eq!(config.engines[1].proto, Dialect::Ugi);
     }
 }

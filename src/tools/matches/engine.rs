@@ -1,5 +1,6 @@
-//! An engine process driven over UCI or UGI: start, handshake, options, and reading lines
-//! with deadlines so that an engine that hangs, crashes or floods never hangs the runner.
+//! An engine process driven over UCI, UGI or UAI: start, handshake, options, and reading
+//! lines with deadlines so that an engine that hangs, crashes or floods never hangs the
+//! runner.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -9,39 +10,13 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clock::SearchLimits;
+use crate::protocol::dialect::Dialect;
+
 /// Lines of an engine's output kept for forfeit reports.
 const TAIL_LINES: usize = 8;
 /// Time an engine gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
-
-/// The protocol dialect an engine speaks.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Proto {
-    /// UCI: `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
-    Uci,
-    /// UGI: `ugi`/`ugiok`, `uginewgame`, `p1time`/`p2time`.
-    Ugi,
-}
-
-impl Proto {
-    /// Parses `uci` or `ugi`.
-    pub fn from_name(name: &str) -> Option<Proto> {
-        match name.to_ascii_lowercase().as_str() {
-            "uci" => Some(Proto::Uci),
-            "ugi" => Some(Proto::Ugi),
-            _ => None,
-        }
-    }
-
-    /// The handshake command (`uci` or `ugi`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Uci => "uci",
-            Proto::Ugi => "ugi",
-        }
-    }
-}
 
 /// How to start and set up one engine.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -54,12 +29,12 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// Working directory (the runner's when `None`).
     pub dir: Option<PathBuf>,
-    /// Dialect.
-    pub proto: Proto,
+    /// The dialect it speaks (`proto=` on the command line).
+    pub proto: Dialect,
     /// `setoption` pairs sent after the handshake, in order.
     pub options: Vec<(String, String)>,
     /// Search limits for every move.
-    pub limits: super::clock::SearchLimits,
+    pub limits: SearchLimits,
 }
 
 /// Why talking to an engine failed.
@@ -183,21 +158,18 @@ impl EngineProcess {
         }
     }
 
-    /// Handshake (`uci`/`ugi` until `uciok`/`ugiok`, within `startup`), options, then
-    /// `isready`/`readyok` (within `timeout`).
+    /// Handshake in the engine's dialect (`uai` until `uaiok`, within `startup`), options,
+    /// then `isready`/`readyok` (within `timeout`).
     pub fn init(
         &mut self,
         startup: Duration,
         timeout: Duration,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), (EngineFailure, &'static str)> {
-        let proto = self.config.proto;
-        self.send(proto.name()).map_err(|e| (e, "handshake"))?;
-        let ok = match proto {
-            Proto::Uci => "uciok",
-            Proto::Ugi => "ugiok",
-        };
-        self.wait_for(ok, Instant::now() + startup, interrupted)
+        let dialect = self.config.proto;
+        self.send(dialect.handshake())
+            .map_err(|e| (e, "handshake"))?;
+        self.wait_for(dialect.reply(), Instant::now() + startup, interrupted)
             .map_err(|e| (e, "handshake"))?;
         for (name, value) in self.config.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))

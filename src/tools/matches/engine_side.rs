@@ -1,4 +1,4 @@
-//! An engine process as a [`Side`] of a refereed game: `ucinewgame`/`uginewgame` and
+//! An engine process as a [`Side`] of a refereed game: `ucinewgame` (in its dialect) and
 //! `isready` before the game; on each turn the position, `go` with both clocks, and the
 //! engine's lines read until `bestmove` within the time it is allowed.
 
@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 
 use super::adjudication::parse_info;
 use super::clock::{go_command, SearchLimits};
-use super::engine::{EngineFailure, EngineProcess, Proto};
+use super::engine::{EngineFailure, EngineProcess};
 use super::record::Termination;
-use super::referee::{Choice, RefereeSettings, Side, SideFailure, Turn};
+use super::referee::{Choice, Side, SideFailure, Turn};
+use super::rules::RefereeSettings;
+use crate::protocol::dialect::NO_MOVE;
 use crate::search::Game;
 
 /// The forfeit of an engine that exited or closed its output.
@@ -71,7 +73,7 @@ fn bestmove(answer: Answer, time_ms: u64) -> Result<Choice, SideFailure> {
         let reason = "sent 'bestmove' without a move".to_string();
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     };
-    if text == "(none)" {
+    if text == NO_MOVE {
         let reason = format!("sent 'bestmove {text}' in a position with legal moves");
         return Err(SideFailure::Forfeit(Termination::MalformedBestmove, reason));
     }
@@ -116,12 +118,8 @@ impl<G: Game> Side<G> for EngineProcess {
         settings: &RefereeSettings,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), SideFailure> {
-        let newgame = match self.config.proto {
-            Proto::Uci => "ucinewgame",
-            Proto::Ugi => "uginewgame",
-        };
         let status = self
-            .send(newgame)
+            .send(self.config.proto.new_game())
             .and_then(|()| self.ready(settings.ready_timeout, interrupted));
         match status {
             Ok(()) => Ok(()),

@@ -3,7 +3,10 @@
 //!
 //! The pieces, one job each:
 //! - [`config`] parses the fastchess-style command line;
-//! - [`openings`] checks and orders the openings, `schedule` makes the queue of games;
+//! - [`rules`] holds the referee's settings and the end of a game by the rules, shared by
+//!   the others and importing none of them;
+//! - [`openings`] reads and checks openings, `schedule` orders them and makes the queue
+//!   of games;
 //! - `workers` plays the queue on worker threads, each with its own engines;
 //! - [`engine`] runs an engine process with deadlines, `engine_side` makes it a player;
 //! - [`referee`] plays one game generically over [`Game`], with [`clock`] keeping time
@@ -25,6 +28,7 @@ mod output;
 mod pgn;
 pub mod record;
 pub mod referee;
+pub mod rules;
 mod schedule;
 pub mod stats;
 mod tally;
@@ -74,7 +78,7 @@ fn run_game<G: Game>(
     interrupt: Arc<AtomicBool>,
 ) -> Result<MatchResults, String> {
     // Step 1. Schedule: rounds x pairings x games, the opening shared by a pair.
-    let openings = openings::load::<G>(config, variant)?;
+    let openings = schedule::openings::<G>(config, variant)?;
     let pairs = schedule::pairings(config);
     let queue = schedule::jobs(config, &pairs, &openings);
     let scheduled = queue.len();

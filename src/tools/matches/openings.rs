@@ -4,8 +4,7 @@
 
 use serde::Serialize;
 
-use super::config::MatchConfig;
-use super::referee::game_end;
+use super::rules::game_end;
 use crate::games::setup::{self, MoveTokens};
 use crate::rng::SplitMix;
 use crate::search::{Game, GameError};
@@ -107,34 +106,6 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
     for i in (1..items.len()).rev() {
         items.swap(i, rng.below(i + 1));
     }
-}
-
-/// The openings a match plays, in order: the book's (each checked against the rules,
-/// shuffled when asked, from the chosen start), or the start position without a book.
-pub(super) fn load<G: Game>(
-    config: &MatchConfig,
-    variant: &G::Variant,
-) -> Result<Vec<Opening>, String> {
-    let Some(book) = &config.openings else {
-        return Ok(vec![Opening::default()]);
-    };
-    let text = std::fs::read_to_string(&book.file)
-        .map_err(|e| format!("cannot read {}: {e}", book.file.display()))?;
-    let mut list = parse_book(&text, book.format);
-    for (i, opening) in list.iter().enumerate() {
-        opening
-            .position::<G>(variant)
-            .map_err(|e| format!("{} line {}: {e}", book.file.display(), i + 1))?;
-    }
-    if list.is_empty() {
-        return Err(format!("{} has no openings", book.file.display()));
-    }
-    if book.random {
-        shuffle(&mut list, config.seed);
-    }
-    let start = (book.start.max(1) - 1) % list.len();
-    list.rotate_left(start);
-    Ok(list)
 }
 
 #[cfg(test)]

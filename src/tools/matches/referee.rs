@@ -2,45 +2,15 @@
 //! terminal), checking every move with cutoff's own rules (generic over [`Game`]) and
 //! keeping the clocks itself. The [`Side`] trait is what a player must do.
 
-use std::time::Duration;
-
-use serde::Serialize;
-
-use super::adjudication::{adjudicate, DrawRule, ResignRule};
+use super::adjudication::adjudicate;
 use super::clock::{Clock, SearchLimits};
 use super::openings::Opening;
 use super::record::{loss_for, GameRecord, PlayedMove, Termination};
+use super::rules::game_end;
+// `pub`: a side is given these settings, so they belong to the referee's interface.
+pub use super::rules::RefereeSettings;
+use crate::protocol::dialect::NULL_MOVE;
 use crate::search::{Game, GameResult, Player};
-
-/// Referee settings shared by every game.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct RefereeSettings {
-    /// Time an engine may overrun its clock or move time before it loses on time.
-    pub time_margin: Duration,
-    /// Time to answer the `uci`/`ugi` handshake after start-up before forfeiting.
-    pub startup_timeout: Duration,
-    /// Time to answer `isready` before forfeiting.
-    pub ready_timeout: Duration,
-    /// Longest wait for a `bestmove` when no clock bounds the search (depth/nodes limits).
-    pub move_timeout: Duration,
-    /// Draw adjudication by engine scores, if enabled.
-    pub draw_rule: Option<DrawRule>,
-    /// Resign adjudication by engine scores, if enabled.
-    pub resign_rule: Option<ResignRule>,
-}
-
-impl Default for RefereeSettings {
-    fn default() -> Self {
-        RefereeSettings {
-            time_margin: Duration::ZERO,
-            startup_timeout: Duration::from_secs(10),
-            ready_timeout: Duration::from_secs(10),
-            move_timeout: Duration::from_secs(60),
-            draw_rule: None,
-            resign_rule: None,
-        }
-    }
-}
 
 /// What a side does on its turn.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,21 +81,6 @@ pub trait Side<G: Game> {
     /// move just played, in the game's notation, by `mover`.
     fn show(&mut self, position: &G, last: Option<(&str, Player)>) {
         let _ = (position, last);
-    }
-}
-
-/// The end of the game by the rules, if reached: result and reason.
-pub(super) fn game_end<G: Game>(position: &G) -> Option<(GameResult, String)> {
-    let end = position.game_end()?;
-    let names = [player_name(Player::First), player_name(Player::Second)];
-    Some((end.result, end.describe(names)))
-}
-
-/// `first player` or `second player`, for reasons in words.
-fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::First => "first player",
-        Player::Second => "second player",
     }
 }
 
@@ -343,8 +298,8 @@ pub fn play_game<G: Game>(
         // unless the game plays it (the Ataxx pass).
         let mv = match game.position.parse_move(&text) {
             Ok(mv) => mv,
-            Err(_) if text == "0000" => {
-                let reason = "sent 'bestmove 0000' in a position with legal moves".to_string();
+            Err(_) if text == NULL_MOVE => {
+                let reason = format!("sent 'bestmove {NULL_MOVE}' in a position with legal moves");
                 let failure = SideFailure::Forfeit(Termination::MalformedBestmove, reason);
                 return Ok(game.failed(&*sides[index], index, failure));
             }

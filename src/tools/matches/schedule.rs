@@ -1,10 +1,12 @@
-//! The schedule of a match: who plays whom (round robin or gauntlet), and the queue of
-//! games, rounds × pairings × games, a game pair sharing its opening with colours swapped.
+//! The schedule of a match: the openings in the order they are played, who plays whom
+//! (round robin or gauntlet), and the queue of games, rounds × pairings × games, a game
+//! pair sharing its opening with colours swapped.
 
 use std::collections::VecDeque;
 
 use super::config::{MatchConfig, Tournament};
-use super::openings::Opening;
+use super::openings::{parse_book, shuffle, Opening};
+use crate::search::Game;
 
 /// One game to play.
 #[derive(Clone, Debug)]
@@ -19,6 +21,34 @@ pub(super) struct Job {
     pub(super) opening: Opening,
     /// Engine indices, first player first.
     pub(super) players: [usize; 2],
+}
+
+/// The openings a match plays, in order: the book's (each checked against the rules,
+/// shuffled when asked, from the chosen start), or the start position without a book.
+pub(super) fn openings<G: Game>(
+    config: &MatchConfig,
+    variant: &G::Variant,
+) -> Result<Vec<Opening>, String> {
+    let Some(book) = &config.openings else {
+        return Ok(vec![Opening::default()]);
+    };
+    let text = std::fs::read_to_string(&book.file)
+        .map_err(|e| format!("cannot read {}: {e}", book.file.display()))?;
+    let mut list = parse_book(&text, book.format);
+    for (i, opening) in list.iter().enumerate() {
+        opening
+            .position::<G>(variant)
+            .map_err(|e| format!("{} line {}: {e}", book.file.display(), i + 1))?;
+    }
+    if list.is_empty() {
+        return Err(format!("{} has no openings", book.file.display()));
+    }
+    if book.random {
+        shuffle(&mut list, config.seed);
+    }
+    let start = (book.start.max(1) - 1) % list.len();
+    list.rotate_left(start);
+    Ok(list)
 }
 
 /// Pairs of engine indices that play each other.

@@ -34,34 +34,12 @@ impl<G: Game> Searcher<G> {
         beta: Score,
         kind: NodeKind,
     ) -> Option<Score> {
-        // Step 1. Count the node, check limits.
-        self.pv[ply].clear();
-        if !self.enter_node() {
-            return None;
-        }
-        self.state.seldepth = self.state.seldepth.max(ply);
-
-        // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
-        let (alpha, beta) = match self.terminal_or_window(game, ply, alpha, beta) {
-            ControlFlow::Break(score) => return Some(score),
-            ControlFlow::Continue(window) => window,
+        // Steps 1 to 3. Count the node; game ends, mate distance pruning, the horizon.
+        let mut node = match self.open_node(game, depth, ply, (alpha, beta), kind) {
+            ControlFlow::Break(value) => return value,
+            ControlFlow::Continue(node) => node,
         };
-        let in_check = game.in_check();
-        let depth = depth + i32::from(in_check && self.state.pruning.check_extensions);
-
-        // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
-        if depth <= 0 {
-            return self.horizon(game, ply, alpha, beta);
-        }
-        let mut node = Node {
-            depth,
-            ply,
-            alpha,
-            beta,
-            kind,
-            in_check,
-            excluded: self.excluded[ply],
-        };
+        let (alpha, in_check) = (node.alpha, node.in_check);
 
         // Step 4. Transposition table: maybe a cut-off, otherwise what the entry knows.
         let key = game.hash();
@@ -74,12 +52,7 @@ impl<G: Game> Searcher<G> {
         // Step 5. Internal iterative reduction: a PV or cut node the table knows no move
         // for is searched a ply shallower (its ordering is a guess; the next iteration
         // finds it with a move).
-        if self.state.pruning.internal_reductions
-            && ply > 0
-            && node.depth >= IIR_DEPTH
-            && node.kind != NodeKind::All
-            && tt_move.is_none()
-        {
+        if self.reduces_internally(&node, tt_move) {
             node.depth -= 1;
         }
 
@@ -127,6 +100,59 @@ impl<G: Game> Searcher<G> {
         self.store(key, &node, best_score, best_move, eval.raw);
         self.correct_evaluation(game, &node, best_score, best_move, eval);
         Some(best_score)
+    }
+
+    /// Steps 1 to 3 of [`Searcher::negamax`]: counts the node (`Break(None)`: aborted);
+    /// the value of a finished game, a rule draw, the ply ceiling or a window closed by
+    /// mate distance pruning (step 2), or at the horizon (step 3) the static evaluation or
+    /// quiescence (`Break(Some(score))`); otherwise the node to search (`Continue`), its
+    /// window narrowed and its depth extended in check.
+    fn open_node(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (Score, Score),
+        kind: NodeKind,
+    ) -> ControlFlow<Option<Score>, Node> {
+        // Step 1. Count the node, check limits.
+        self.pv[ply].clear();
+        if !self.enter_node() {
+            return ControlFlow::Break(None);
+        }
+        self.state.seldepth = self.state.seldepth.max(ply);
+
+        // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
+        let (alpha, beta) = match self.terminal_or_window(game, ply, alpha, beta) {
+            ControlFlow::Break(score) => return ControlFlow::Break(Some(score)),
+            ControlFlow::Continue(window) => window,
+        };
+        let in_check = game.in_check();
+        let depth = depth + i32::from(in_check && self.state.pruning.check_extensions);
+
+        // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
+        if depth <= 0 {
+            return ControlFlow::Break(self.horizon(game, ply, alpha, beta));
+        }
+        ControlFlow::Continue(Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            kind,
+            in_check,
+            excluded: self.excluded[ply],
+        })
+    }
+
+    /// Step 5 of [`Searcher::negamax`]: whether internal iterative reduction takes a ply
+    /// off `node`, a PV or cut node below the root for which the table knows no move.
+    fn reduces_internally(&self, node: &Node, tt_move: Option<u16>) -> bool {
+        self.state.pruning.internal_reductions
+            && node.ply > 0
+            && node.depth >= IIR_DEPTH
+            && node.kind != NodeKind::All
+            && tt_move.is_none()
     }
 
     /// Step 9 of [`Searcher::negamax`]: searches the moves other than the table's, reduced
@@ -300,7 +326,7 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Step 11 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
+    /// Step 12 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
     /// the window the node was searched with, with the game's static evaluation.
     fn store(
         &mut self,

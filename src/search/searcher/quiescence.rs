@@ -1,6 +1,8 @@
 //! Quiescence: at the horizon, only noisy moves are searched (every evasion in check), so
 //! that the static evaluation is only taken of quiet positions.
 
+use std::ops::ControlFlow;
+
 use super::super::game::{Game, MoveList, QUIET_HINT_LIMIT};
 use super::super::ordering::MovePicker;
 use super::super::score::{outcome_score, Score, DRAW, MATE, MAX_PLY};
@@ -19,19 +21,8 @@ impl<G: Game> Searcher<G> {
         beta: Score,
     ) -> Option<Score> {
         // Step 1. Count the node; game ends, rule draws and the ply ceiling.
-        self.pv[ply].clear();
-        if !self.enter_node() {
-            return None;
-        }
-        self.state.seldepth = self.state.seldepth.max(ply);
-        if let Some(outcome) = game.outcome() {
-            return Some(outcome_score(outcome, ply));
-        }
-        if game.is_search_draw() {
-            return Some(DRAW);
-        }
-        if ply >= MAX_PLY - 1 {
-            return Some(game.evaluate());
+        if let ControlFlow::Break(value) = self.open_quiescence(game, ply) {
+            return value;
         }
 
         // Step 2. The table: every entry is at least as deep as quiescence.
@@ -51,36 +42,85 @@ impl<G: Game> Searcher<G> {
         // noisy moves are all evasions then), and having none is a loss.
         let in_check = game.in_check();
         let original_alpha = alpha;
-        let mut best = -MATE + ply as Score;
-        let mut raw_eval = None;
-        if !in_check {
-            let eval = hit
-                .and_then(|hit| hit.eval)
-                .unwrap_or_else(|| game.evaluate());
-            raw_eval = Some(eval);
-            let corrected = self.corrected(game, eval);
-            let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));
+        let (best, raw_eval) = if in_check {
+            (-MATE + ply as Score, None)
+        } else {
+            let (stand_pat, raw_eval) = self.stand_pat(game, hit.as_ref());
             if stand_pat >= beta {
                 if uses_table && hit.is_none() {
-                    let result = TtEntry {
-                        move_code: None,
-                        score: stand_pat,
-                        eval: raw_eval,
-                        depth: 0,
-                        bound: Bound::Lower,
-                    };
-                    self.links.tt.store(key, ply, result);
+                    self.store_quiescence(key, ply, stand_pat, None, Bound::Lower, raw_eval);
                 }
                 return Some(stand_pat);
             }
             alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
+            (stand_pat, raw_eval)
+        };
 
         // Step 4. The noisy moves, the table's move first.
+        let tt_move = hit.and_then(|hit| hit.move_code);
+        let (best, best_move) =
+            self.search_noisy(game, ply, (alpha, beta), in_check, tt_move, best)?;
+
+        // Step 5. Store the result.
+        if uses_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.store_quiescence(key, ply, best, best_move, bound, raw_eval);
+        }
+        Some(best)
+    }
+
+    /// Step 1 of [`Searcher::quiescence`]: counts the node (`Break(None)`: aborted); the
+    /// value of a finished game, a rule draw or the ply ceiling (`Break(Some(score))`).
+    fn open_quiescence(&mut self, game: &G, ply: usize) -> ControlFlow<Option<Score>> {
+        self.pv[ply].clear();
+        if !self.enter_node() {
+            return ControlFlow::Break(None);
+        }
+        self.state.seldepth = self.state.seldepth.max(ply);
+        if let Some(outcome) = game.outcome() {
+            return ControlFlow::Break(Some(outcome_score(outcome, ply)));
+        }
+        if game.is_search_draw() {
+            return ControlFlow::Break(Some(DRAW));
+        }
+        if ply >= MAX_PLY - 1 {
+            return ControlFlow::Break(Some(game.evaluate()));
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Step 3 of [`Searcher::quiescence`], outside check: the standing pat (the static
+    /// evaluation, the table's when stored, corrected and refined by the table's bound) and
+    /// the game's own evaluation.
+    fn stand_pat(&self, game: &G, hit: Option<&TtEntry>) -> (Score, Option<Score>) {
+        let eval = hit
+            .and_then(|hit| hit.eval)
+            .unwrap_or_else(|| game.evaluate());
+        let corrected = self.corrected(game, eval);
+        let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));
+        (stand_pat, Some(eval))
+    }
+
+    /// Step 4 of [`Searcher::quiescence`]: searches the noisy moves (all evasions in check)
+    /// inside `(alpha, beta)`, from `best` (the standing pat, or a loss in check). Returns
+    /// the best score and the move that raised alpha last; `None` when aborted.
+    fn search_noisy(
+        &mut self,
+        game: &mut G,
+        ply: usize,
+        (mut alpha, beta): (Score, Score),
+        in_check: bool,
+        tt_move: Option<u16>,
+        mut best: Score,
+    ) -> Option<(Score, Option<G::Move>)> {
         let mut moves = MoveList::new();
         game.generate_noisy(&mut moves);
-        let tt_move = hit.and_then(|hit| hit.move_code);
         let mut picker = MovePicker::new(moves, tt_move, self.context(ply));
         let mut best_move = None;
         while let Some(mv) = picker.next_move(&*game, &self.tables) {
@@ -110,25 +150,27 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
+        Some((best, best_move))
+    }
 
-        // Step 5. Store the result.
-        if uses_table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let result = TtEntry {
-                move_code: best_move.map(G::encode_move),
-                score: best,
-                eval: raw_eval,
-                depth: 0,
-                bound,
-            };
-            self.links.tt.store(key, ply, result);
-        }
-        Some(best)
+    /// Step 5 of [`Searcher::quiescence`] (and a standing pat's cut-off): stores `score`
+    /// with its `bound` at depth 0, with the game's evaluation `raw_eval`.
+    fn store_quiescence(
+        &mut self,
+        key: u64,
+        ply: usize,
+        score: Score,
+        best_move: Option<G::Move>,
+        bound: Bound,
+        raw_eval: Option<Score>,
+    ) {
+        let result = TtEntry {
+            move_code: best_move.map(G::encode_move),
+            score,
+            eval: raw_eval,
+            depth: 0,
+            bound,
+        };
+        self.links.tt.store(key, ply, result);
     }
 }

@@ -16,6 +16,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crate::games::registry::TestLineParser;
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
 use crate::search::exact::{from_child, CoreSearch};
 use crate::search::score::outcome_score;
@@ -357,6 +358,8 @@ fn io_error(e: std::io::Error) -> String {
     format!("cannot write the report: {e}")
 }
 
+/// `solve` with `solver`: one position (from the options' FEN and moves), or every line of
+/// the options' file, checked against its test set or solved; the report goes to `out`.
 fn run_for<G: Game>(
     info: &GameInfo,
     variant: &G::Variant,
@@ -367,101 +370,176 @@ fn run_for<G: Game>(
 ) -> Result<(), String> {
     solver.budget = options.nodes;
     solver.weak = options.weak;
+    // Step 1. One position: its value and every move's, with a progress line a second.
     let Some(path) = &options.file else {
-        let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
-            .map_err(|e| e.to_string())?;
-        let mut last_report = Instant::now();
-        let mut on_progress = |p: &SolveProgress| {
-            if last_report.elapsed() >= Duration::from_secs(1) {
-                last_report = Instant::now();
-                let _ = writeln!(
-                    progress,
-                    "info value between {} and {} nodes {} time {:.1} s",
-                    describe(p.lower),
-                    describe(p.upper),
-                    p.nodes,
-                    p.elapsed.as_secs_f64()
-                );
-            }
-        };
-        let solution = solver.solve(&root, true, &mut on_progress);
-        return write_solution(&root, &solution, options.weak, out).map_err(io_error);
+        return solve_position(variant, &mut solver, options, out, progress);
     };
+
+    // Step 2. A file: each line checked against its test set, or solved and reported.
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
     let lines = text
         .lines()
         .filter(|l| !l.trim().is_empty())
         .take(options.limit.unwrap_or(usize::MAX));
-    let (mut count, mut wrong, mut unknown, mut nodes) = (0u64, 0u64, 0u64, 0u64);
-    let mut time = Duration::ZERO;
-    let mut errors = 0u64;
+    let mut tally = Tally::default();
     for line in lines {
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
-        if let Some(parse_test_line) = info.test_set.filter(|_| options.check) {
-            let test = parse_test_line(line).map_err(|e| e.to_string())?;
-            let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
-            solver.forget();
-            let solution = solver.solve(&root, false, &mut |_| {});
-            count += 1;
-            nodes += solution.nodes;
-            time += solution.elapsed;
-            match solution.value {
-                None => unknown += 1,
-                Some(v) if ScoreReport::from_score(v) != test.expected => {
-                    wrong += 1;
-                    let expected = &test.expected;
-                    writeln!(
-                        out,
-                        "WRONG: {line}: solved {}, expected {expected}",
-                        describe(v)
-                    )
-                    .map_err(io_error)?;
-                }
-                Some(_) => {}
-            }
-            continue;
+        match info.test_set.filter(|_| options.check) {
+            Some(parse) => check_line(variant, &mut solver, parse, line, &mut tally, out)?,
+            None => solve_line(variant, &mut solver, line, options.weak, &mut tally, out)?,
         }
-        // A position of its own: the full report (value, every move), as for one position;
-        // a bad line is reported and skipped.
-        let parsed = if line.contains('/') {
-            G::from_fen(variant, line.trim())
-        } else {
-            position_from::<G>(variant, None, line)
-        };
-        let root = match parsed {
-            Ok(root) => root,
-            Err(e) => {
-                errors += 1;
-                writeln!(out, "position {} error: {e}", line.trim()).map_err(io_error)?;
-                continue;
-            }
-        };
-        solver.forget();
-        let solution = solver.solve(&root, true, &mut |_| {});
-        count += 1;
-        nodes += solution.nodes;
-        time += solution.elapsed;
-        if solution.value.is_none() {
-            unknown += 1;
-        }
-        write_solution(&root, &solution, options.weak, out).map_err(io_error)?;
     }
-    let n = count.max(1) as f64;
-    writeln!(
-        out,
-        "{path}: {count} positions{}{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
-        if options.check { format!(", {wrong} wrong") } else { String::new() },
-        if errors > 0 { format!(", {errors} bad lines") } else { String::new() },
-        time.as_secs_f64() * 1000.0 / n,
-        nodes as f64 / n,
-        count as f64 / time.as_secs_f64().max(1e-9),
-        time.as_secs_f64()
-    )
-    .map_err(io_error)?;
-    if wrong > 0 {
-        return Err(format!("{wrong} of {count} scores are wrong"));
+
+    // Step 3. The summary; wrong scores fail the command.
+    tally.write_summary(path, options.check, out)?;
+    if tally.wrong > 0 {
+        return Err(format!(
+            "{} of {} scores are wrong",
+            tally.wrong, tally.count
+        ));
     }
     Ok(())
+}
+
+/// Step 1 of [`run_for`]: solves the options' position, with progress lines (at most one
+/// a second) to `progress`, and writes the full report.
+fn solve_position<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    options: &SolveOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<(), String> {
+    let root: G = position_from(variant, options.fen.as_deref(), &options.moves)
+        .map_err(|e| e.to_string())?;
+    let mut last_report = Instant::now();
+    let mut on_progress = |p: &SolveProgress| {
+        if last_report.elapsed() >= Duration::from_secs(1) {
+            last_report = Instant::now();
+            let _ = writeln!(
+                progress,
+                "info value between {} and {} nodes {} time {:.1} s",
+                describe(p.lower),
+                describe(p.upper),
+                p.nodes,
+                p.elapsed.as_secs_f64()
+            );
+        }
+    };
+    let solution = solver.solve(&root, true, &mut on_progress);
+    write_solution(&root, &solution, options.weak, out).map_err(io_error)
+}
+
+/// What the lines of a file came to.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Positions solved.
+    count: u64,
+    /// Values that differ from the test set's.
+    wrong: u64,
+    /// Positions whose value the budget did not reach.
+    unknown: u64,
+    /// Lines that are no position.
+    errors: u64,
+    /// Nodes of every solve.
+    nodes: u64,
+    /// Time of every solve.
+    time: Duration,
+}
+
+impl Tally {
+    /// Counts a position's solution.
+    fn add<M>(&mut self, solution: &Solution<M>) {
+        self.count += 1;
+        self.nodes += solution.nodes;
+        self.time += solution.elapsed;
+        if solution.value.is_none() {
+            self.unknown += 1;
+        }
+    }
+
+    /// Step 3 of [`run_for`]: the summary line of the file at `path`.
+    fn write_summary(&self, path: &str, check: bool, out: &mut dyn Write) -> Result<(), String> {
+        let Tally {
+            count,
+            wrong,
+            unknown,
+            errors,
+            nodes,
+            time,
+        } = *self;
+        let n = count.max(1) as f64;
+        writeln!(
+            out,
+            "{path}: {count} positions{}{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
+            if check { format!(", {wrong} wrong") } else { String::new() },
+            if errors > 0 { format!(", {errors} bad lines") } else { String::new() },
+            time.as_secs_f64() * 1000.0 / n,
+            nodes as f64 / n,
+            count as f64 / time.as_secs_f64().max(1e-9),
+            time.as_secs_f64()
+        )
+        .map_err(io_error)
+    }
+}
+
+/// Step 2 of [`run_for`], a line of a test set: solves its position (value only, with a
+/// fresh table) and reports it when its value is not the expected one.
+fn check_line<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    parse_test_line: TestLineParser,
+    line: &str,
+    tally: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let test = parse_test_line(line).map_err(|e| e.to_string())?;
+    let root = position_from::<G>(variant, None, &test.moves).map_err(|e| e.to_string())?;
+    solver.forget();
+    let solution = solver.solve(&root, false, &mut |_| {});
+    tally.add(&solution);
+    match solution.value {
+        Some(v) if ScoreReport::from_score(v) != test.expected => {
+            tally.wrong += 1;
+            let expected = &test.expected;
+            writeln!(
+                out,
+                "WRONG: {line}: solved {}, expected {expected}",
+                describe(v)
+            )
+            .map_err(io_error)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Step 2 of [`run_for`], a position of its own (a FEN or moves): the full report (value,
+/// every move), as for one position, with a fresh table; a bad line is reported and
+/// skipped.
+fn solve_line<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    line: &str,
+    weak: bool,
+    tally: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let parsed = if line.contains('/') {
+        G::from_fen(variant, line.trim())
+    } else {
+        position_from::<G>(variant, None, line)
+    };
+    let root = match parsed {
+        Ok(root) => root,
+        Err(e) => {
+            tally.errors += 1;
+            return writeln!(out, "position {} error: {e}", line.trim()).map_err(io_error);
+        }
+    };
+    solver.forget();
+    let solution = solver.solve(&root, true, &mut |_| {});
+    tally.add(&solution);
+    write_solution(&root, &solution, weak, out).map_err(io_error)
 }
 
 fn write_solution<G: Game>(

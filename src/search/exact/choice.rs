@@ -123,3 +123,78 @@ pub fn best_exact_move<G: Game>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::{Cell, Mnk, MnkVariant};
+    use crate::search::exact::CoreSearch;
+    use crate::search::minimax::minimax;
+    use crate::search::MoveList;
+
+    fn position(cells: &[u8]) -> (Mnk, MoveList<Cell>) {
+        let mut game = Mnk::start(&MnkVariant::TICTACTOE);
+        for &cell in cells {
+            game.make_move(Cell(cell));
+        }
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        (game, moves)
+    }
+
+    /// An exact search that always gives up.
+    struct GivesUp;
+
+    impl ExactSearch<Mnk> for GivesUp {
+        fn value(
+            &mut self,
+            _: &Mnk,
+            _: bool,
+            _: Option<u64>,
+            _: &mut dyn FnMut(Score, Score, u64),
+        ) -> Option<Score> {
+            None
+        }
+        fn forget(&mut self) {}
+        fn nodes(&self) -> u64 {
+            0
+        }
+        fn reset_nodes(&mut self) {}
+    }
+
+    #[test]
+    fn the_start_is_a_draw_and_a_win_now_is_taken_at_once() {
+        let (game, moves) = position(&[]);
+        let choice = best_exact_move(&mut CoreSearch::new(1), &game, &moves).unwrap();
+        assert_eq!((choice.score, choice.distance_known), (DRAW, true));
+        let (game, moves) = position(&[0, 3, 1, 4]);
+        let choice = best_exact_move(&mut GivesUp, &game, &moves).unwrap();
+        assert_eq!((choice.mv, choice.score), (Cell(2), MATE - 1));
+    }
+
+    #[test]
+    fn a_win_is_the_fastest_by_minimax() {
+        let (game, moves) = position(&[4, 1]);
+        let choice = best_exact_move(&mut CoreSearch::new(1), &game, &moves).unwrap();
+        assert!(choice.score > 0 && choice.distance_known);
+        let mut child = game.clone();
+        child.make_move(choice.mv);
+        assert_eq!(from_child(minimax(&mut child, 9)), choice.score);
+        for &mv in &moves {
+            let mut other = game.clone();
+            other.make_move(mv);
+            let value = match other.outcome() {
+                Some(outcome) => from_child(outcome_score(outcome, 0)),
+                None => from_child(minimax(&mut other, 9)),
+            };
+            assert!(value <= choice.score, "{mv:?}");
+        }
+    }
+
+    #[test]
+    fn a_search_that_gives_up_chooses_nothing() {
+        let (game, moves) = position(&[4]);
+        assert_eq!(best_exact_move(&mut GivesUp, &game, &moves), None);
+        assert!(win_bound(&game) > MATE_BOUND && win_bound(&game) < MATE);
+    }
+}

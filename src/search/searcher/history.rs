@@ -8,6 +8,8 @@ use super::super::score::{Score, MATE_BOUND, MAX_PLY};
 use super::{Node, Searcher, StaticEval};
 
 impl<G: Game> Searcher<G> {
+    /// `mv` raised alpha at `ply` on the principal variation: the line at `ply` becomes
+    /// `mv` followed by the line of the child it led to.
     pub(super) fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -88,5 +90,84 @@ impl<G: Game> Searcher<G> {
         if informative {
             self.correction.update(game, node.depth, best_score, raw);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::NodeKind;
+    use super::*;
+    use crate::games::mnk::{Cell, Mnk, MnkVariant};
+    use crate::search::ordering::history_bonus;
+    use crate::search::tt::TranspositionTable;
+
+    fn searcher() -> Searcher<Mnk> {
+        Searcher::new(Arc::new(TranspositionTable::new(1)))
+    }
+
+    fn node(depth: i32, ply: usize) -> Node {
+        Node {
+            depth,
+            ply,
+            alpha: -100,
+            beta: 100,
+            kind: NodeKind::Cut,
+            in_check: false,
+            excluded: None,
+        }
+    }
+
+    #[test]
+    fn a_pv_is_the_move_then_the_childs_line() {
+        let mut searcher = searcher();
+        searcher.pv[3].extend([Cell(1), Cell(2)]);
+        searcher.pv[2].push(Cell(8));
+        searcher.update_pv(2, Cell(0));
+        assert_eq!(searcher.pv[2].as_slice(), &[Cell(0), Cell(1), Cell(2)]);
+        searcher.update_pv(1, Cell(5));
+        assert_eq!(
+            searcher.pv[1].as_slice(),
+            &[Cell(5), Cell(0), Cell(1), Cell(2)]
+        );
+        // A child's line as long as a line can be is cut to fit.
+        searcher.pv[MAX_PLY].clear();
+        while !searcher.pv[MAX_PLY].is_full() {
+            searcher.pv[MAX_PLY].push(Cell(7));
+        }
+        searcher.update_pv(MAX_PLY - 1, Cell(6));
+        assert_eq!(searcher.pv[MAX_PLY - 1].len(), MAX_PLY);
+        assert_eq!(searcher.pv[MAX_PLY - 1][0], Cell(6));
+    }
+
+    #[test]
+    fn a_quiet_cutoff_rewards_its_move_and_punishes_those_tried_before_within_bounds() {
+        let mut searcher = searcher();
+        let game = Mnk::start(&MnkVariant::TICTACTOE);
+        let context = searcher.context(0);
+        let history = |s: &Searcher<Mnk>, mv| s.tables.quiet_history(&game, mv, &context);
+        searcher.reward_cutoff(&game, &node(3, 0), Cell(4), true, &[Cell(0), Cell(2)], &[]);
+        assert_eq!(history(&searcher, Cell(4)), history_bonus(3));
+        assert_eq!(history(&searcher, Cell(0)), -history_bonus(3));
+        assert_eq!(history(&searcher, Cell(8)), 0);
+        // However often, however deep: the histories stay bounded.
+        for _ in 0..1_000 {
+            searcher.reward_cutoff(&game, &node(60, 0), Cell(4), true, &[Cell(0)], &[]);
+        }
+        let (top, bottom) = (history(&searcher, Cell(4)), history(&searcher, Cell(0)));
+        assert!(top > 0 && top <= 16_384, "{top}");
+        assert!(bottom < 0 && bottom >= -16_384, "{bottom}");
+    }
+
+    #[test]
+    fn the_context_names_the_two_moves_before() {
+        let mut searcher = searcher();
+        searcher.continuations[0] = Some(7);
+        searcher.continuations[1] = Some(9);
+        let context = searcher.context(2);
+        assert_eq!((context.ply, context.previous), (2, [Some(9), Some(7)]));
+        assert_eq!(searcher.context(1).previous, [Some(7), None]);
+        assert_eq!(searcher.context(0).previous, [None, None]);
     }
 }

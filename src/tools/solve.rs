@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::registry::TestLineParser;
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
-use crate::search::exact::{from_child, CoreSearch};
+use crate::search::exact::{children, from_child, CoreSearch};
 use crate::search::score::outcome_score;
 use crate::search::{ExactSearch, Game, GameError, MoveList, Score, ScoreReport};
 
@@ -166,14 +166,7 @@ impl<G: Game> Solver<G> {
             // Step 1. Every move's value (the game's search may spread them over threads).
             let mut list = MoveList::new();
             root.generate_moves(&mut list);
-            let children: Vec<G> = list
-                .iter()
-                .map(|&mv| {
-                    let mut child = root.clone();
-                    child.make_move(mv);
-                    child
-                })
-                .collect();
+            let children = children(root, &list);
             let values = self.values(&children, started, progress);
             moves = list
                 .iter()

@@ -2,7 +2,7 @@
 //! draw, else the latest loss, asked of any [`ExactSearch`] in two passes (win, draw or
 //! loss first, distances only for the best class).
 
-use super::{from_child, ExactSearch};
+use super::{children, from_child, ExactSearch};
 use crate::search::score::{outcome_score, Score, DRAW, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::Game;
 
@@ -44,14 +44,7 @@ pub fn best_exact_move<G: Game>(
     moves: &[G::Move],
 ) -> Option<ExactChoice<G::Move>> {
     // Step 1. The positions after each move; a move that ends the game in a win wins now.
-    let children: Vec<G> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = root.clone();
-            child.make_move(mv);
-            child
-        })
-        .collect();
+    let children = children(root, moves);
     let ended = |child: &G| child.outcome().map(|o| from_child(outcome_score(o, 0)));
     if let Some(index) = children.iter().position(|c| ended(c) == Some(MATE - 1)) {
         return Some(ExactChoice {

@@ -41,6 +41,18 @@ pub fn from_child(value: Score) -> Score {
     }
 }
 
+/// The positions after each of `moves` (legal in `root`), in order.
+pub fn children<G: Game>(root: &G, moves: &[G::Move]) -> Vec<G> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = root.clone();
+            child.make_move(mv);
+            child
+        })
+        .collect()
+}
+
 /// An exact search over positions of one game.
 pub trait ExactSearch<G: Game>: Send {
     /// The exact value of `root` (a position whose game is not over) in the core's score

@@ -156,8 +156,8 @@ mod tests {
             searcher.reward_cutoff(&game, &node(60, 0), Cell(4), true, &[Cell(0)], &[]);
         }
         let (top, bottom) = (history(&searcher, Cell(4)), history(&searcher, Cell(0)));
-        assert!(top > 0 && top <= 16_384, "{top}");
-        assert!(bottom < 0 && bottom >= -16_384, "{bottom}");
+        assert!((1..=16_384).contains(&top), "{top}");
+        assert!((-16_384..0).contains(&bottom), "{bottom}");
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! search thread (non-blocking, for the protocol), [`ThreadPool::search`] runs the main
 //! search on the caller's thread (blocking, for bench and datagen), and both spawn the Lazy
 //! SMP helper threads, which share completed iterations through [`pool`]. One thread's
-//! search is a [`Searcher`] ([`searcher`]); the solver and the tree statistics use its
-//! exact root search ([`Searcher::search_root`]) directly, on the caller's thread.
+//! search is a [`Searcher`] ([`searcher`], in files by concern), tuned by the constants of
+//! [`params`]; the tree statistics and the core exact search use its exact root search
+//! ([`Searcher::search_root`]) directly, on the caller's thread. Exact play (the decision,
+//! the book or solver's answer, the core exact search) is [`exact`].
 
 pub mod correction;
 pub mod events;
@@ -18,6 +20,7 @@ pub mod game;
 pub mod limits;
 pub mod minimax;
 pub mod ordering;
+pub mod params;
 pub mod perft;
 pub mod pool;
 pub mod reductions;

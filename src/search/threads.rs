@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::events::{SearchEvent, SearchResult};
-use super::exact::ExactSearch;
+use super::exact::{ExactPlay, ExactSearch};
 use super::game::Game;
 use super::limits::Limits;
 use super::pool::SharedIterations;
-use super::searcher::{plays_exactly, SearchControl, SearchSettings, Searcher};
+use super::searcher::{SearchControl, SearchSettings, Searcher};
 use super::tt::TranspositionTable;
 
 /// Stack size of search threads: the recursion keeps move lists on the stack.
@@ -54,7 +54,7 @@ pub struct HashError {
 
 /// The searchers of all threads: the main one reports, the helpers share its table; and
 /// the game's own exact solver, if it has one, made at the first search that may use it
-/// (see [`plays_exactly`]) and kept for the game (its table learns from move to move).
+/// (see [`ExactPlay::decide`]) and kept for the game (its table learns from move to move).
 struct Searchers<G: Game> {
     main: Searcher<G>,
     helpers: Vec<Searcher<G>>,
@@ -392,15 +392,12 @@ fn search_all_threads<G: Game>(
         helpers,
         solver,
     } = searchers;
-    // The game's exact solver, for a search that may use it.
-    let solver = if plays_exactly(limits) {
-        solver.get()
-    } else {
-        None
-    };
+    // Whether this search plays exactly, decided here once: only the main thread may
+    // answer with the game's book or exact solver.
+    let exact = ExactPlay::decide(limits, main.settings().multipv, || solver.get());
     if helpers.is_empty() {
         main.link(control, None, Vec::new());
-        return main.run(root, limits, searchmoves, solver, report);
+        return main.run(root, limits, searchmoves, exact, report);
     }
     let pool = Arc::new(SharedIterations::default());
     let peers = helpers.iter().map(|h| h.node_counter()).collect();
@@ -415,7 +412,6 @@ fn search_all_threads<G: Game>(
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.configure(SearchSettings {
                 start_depth: 1 + (index as u32 + 1) % 2,
-                exact_answers: false,
                 ..SearchSettings::default()
             });
             helper.link(
@@ -437,7 +433,7 @@ fn search_all_threads<G: Game>(
                 log::error!("cannot start helper thread {}: {e}", index + 1);
             }
         }
-        let result = main.run(root, limits, searchmoves, solver, report);
+        let result = main.run(root, limits, searchmoves, exact, report);
         helper_control.stop();
         result
     })

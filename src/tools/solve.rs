@@ -8,25 +8,20 @@
 //! carries the bounds of one probe into the next. Positions of bigger games (gomoku) are
 //! deepened one ply at a time under a node budget until a win or a loss is proven.
 //!
-//! The searches run on the engine's one core ([`Searcher::search_root`]); the solver only
-//! chooses windows and depths and never prints: progress comes out as [`SolveProgress`].
-//! It drives one [`Searcher`] itself rather than the [`ThreadPool`](crate::search::ThreadPool):
-//! it needs single exact searches of the root at a chosen depth and window, with node
-//! counts and a budget that add up across them; the pool's iterative deepening, aspiration
-//! windows and Lazy SMP threads would only hide those behind results it does not want.
+//! The exact searches are the search layer's ([`crate::search::exact`]): the game's own
+//! solver, or the engine's core search ([`CoreSearch`]) for any game whose search is exact.
+//! This tool only reads positions, asks for their values and writes them; it never prints
+//! from a search: progress comes out as [`SolveProgress`].
 
 use std::io::Write;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::games::registry::TestLineParser;
 use crate::games::setup::{position_with, start_position, MoveTokens};
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
-use crate::search::exact::from_child;
-use crate::search::score::{is_mate, outcome_score, MATE, MAX_PLY};
-use crate::search::{
-    ExactSearch, Game, MoveList, Score, ScoreReport, SearchFeatures, SearchSettings, Searcher,
-    TranspositionTable,
-};
+use crate::search::exact::{children, from_child, CoreSearch};
+use crate::search::score::outcome_score;
+use crate::search::{ExactSearch, Game, MoveList, Score, ScoreReport};
 
 /// How `solve` reads its move lists: moves in the game's notation separated by spaces, and
 /// a token that is not a move but whose characters each are (Connect Four's `4453`) as that
@@ -94,133 +89,6 @@ impl<M: Copy> Solution<M> {
     }
 }
 
-/// The engine's own searcher as an exact search (every game whose search is exact).
-///
-/// A position whose game must end within the search's reach is searched to the end with
-/// null windows only, by a binary search over the few values a finished game can have;
-/// otherwise the search deepens one ply at a time until a win or a loss is proven.
-pub struct CoreSearch<G: Game> {
-    searcher: Searcher<G>,
-    hash_mb: usize,
-}
-
-impl<G: Game> CoreSearch<G> {
-    /// A search with a transposition table of `hash_mb` MiB.
-    pub fn new(hash_mb: usize) -> CoreSearch<G> {
-        let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(hash_mb)));
-        // Null-window probes to the end: the games' hints order better than killers and
-        // history learnt from probes with other windows (half the nodes in Connect Four).
-        searcher.configure(SearchSettings {
-            features: SearchFeatures {
-                learnt_ordering: false,
-                ..SearchFeatures::ALL
-            },
-            ..SearchSettings::default()
-        });
-        CoreSearch { searcher, hash_mb }
-    }
-
-    /// Binary search on the value with null-window searches to the end of the game.
-    fn null_window_value(
-        &mut self,
-        root: &G,
-        remaining: u32,
-        budget: Option<u64>,
-        report: &mut dyn FnMut(Score, Score, u64),
-    ) -> Option<Score> {
-        // Every value a search to the end can return, ascending: a loss at ply 0..=R+1,
-        // a draw, a win at ply R+1..=0 (ply 0: the root is over; one spare ply for bounds).
-        let r = remaining as Score + 1;
-        let values: Vec<Score> = (0..=r)
-            .map(|p| -MATE + p)
-            .chain(std::iter::once(0))
-            .chain((0..=r).rev().map(|p| MATE - p))
-            .collect();
-        let zero = r as usize + 1;
-        let (mut lo, mut hi) = (0, values.len() - 1);
-        while lo < hi {
-            // Ask first "win?", then "not a loss?", like Pons' solver; then bisect.
-            let mid = if lo <= zero && zero < hi {
-                zero + 1
-            } else if lo < zero && zero <= hi {
-                zero
-            } else {
-                (lo + hi).div_ceil(2)
-            };
-            let v = values[mid];
-            let score = self
-                .searcher
-                .search_root(root, remaining, v - 1, v, budget)?;
-            if score >= v {
-                lo = values.partition_point(|&x| x < score).min(hi);
-            } else {
-                hi = values
-                    .partition_point(|&x| x <= score)
-                    .saturating_sub(1)
-                    .max(lo);
-            }
-            report(values[lo], values[hi], self.searcher.stats().nodes);
-        }
-        Some(values[lo])
-    }
-
-    /// Iterative deepening with full windows until a win or loss is proven (or the game's
-    /// end is reached); the budget decides when to give up.
-    fn deepening_value(
-        &mut self,
-        root: &G,
-        budget: Option<u64>,
-        report: &mut dyn FnMut(Score, Score, u64),
-    ) -> Option<Score> {
-        let to_end = root.remaining_plies_bound();
-        for depth in 1..MAX_PLY as u32 - 1 {
-            let score = self
-                .searcher
-                .search_root(root, depth, -MATE, MATE, budget)?;
-            let exact = is_mate(score) || to_end.is_some_and(|r| depth >= r);
-            if exact {
-                report(score, score, self.searcher.stats().nodes);
-                return Some(score);
-            }
-            report(-MATE, MATE, self.searcher.stats().nodes);
-        }
-        None
-    }
-}
-
-impl<G: Game> ExactSearch<G> for CoreSearch<G> {
-    /// Exact values only (`weak` changes nothing).
-    fn value(
-        &mut self,
-        root: &G,
-        _weak: bool,
-        budget: Option<u64>,
-        report: &mut dyn FnMut(Score, Score, u64),
-    ) -> Option<Score> {
-        match root.remaining_plies_bound() {
-            Some(remaining) if remaining < MAX_PLY as u32 - 1 => {
-                self.null_window_value(root, remaining, budget, report)
-            }
-            _ => self.deepening_value(root, budget, report),
-        }
-    }
-
-    /// A fresh (lazily zeroed) table and empty ordering tables.
-    fn forget(&mut self) {
-        self.searcher
-            .set_table(Arc::new(TranspositionTable::new(self.hash_mb)));
-        self.searcher.clear();
-    }
-
-    fn nodes(&self) -> u64 {
-        self.searcher.stats().nodes
-    }
-
-    fn reset_nodes(&mut self) {
-        self.searcher.reset_stats();
-    }
-}
-
 /// Solves positions of one game with one exact search (and its table).
 pub struct Solver<G: Game> {
     search: Box<dyn ExactSearch<G>>,
@@ -269,14 +137,7 @@ impl<G: Game> Solver<G> {
             // Step 1. Every move's value (the game's search may spread them over threads).
             let mut list = MoveList::new();
             root.generate_moves(&mut list);
-            let children: Vec<G> = list
-                .iter()
-                .map(|&mv| {
-                    let mut child = root.clone();
-                    child.make_move(mv);
-                    child
-                })
-                .collect();
+            let children = children(root, &list);
             let values = self.values(&children, started, progress);
             moves = list
                 .iter()
@@ -461,6 +322,8 @@ fn io_error(e: std::io::Error) -> String {
     format!("cannot write the report: {e}")
 }
 
+/// `solve` with `solver`: one position (from the options' FEN and moves), or every line of
+/// the options' file, checked against its test set or solved; the report goes to `out`.
 fn run_for<G: Game>(
     info: &GameInfo,
     variant: &G::Variant,
@@ -471,103 +334,182 @@ fn run_for<G: Game>(
 ) -> Result<(), String> {
     solver.budget = options.nodes;
     solver.weak = options.weak;
+    // Step 1. One position: its value and every move's, with a progress line a second.
     let Some(path) = &options.file else {
-        let moves = options.moves.split_whitespace();
-        let root: G = position_with(variant, options.fen.as_deref(), moves, RUNS)
-            .map_err(|e| e.to_string())?;
-        let mut last_report = Instant::now();
-        let mut on_progress = |p: &SolveProgress| {
-            if last_report.elapsed() >= Duration::from_secs(1) {
-                last_report = Instant::now();
-                let _ = writeln!(
-                    progress,
-                    "info value between {} and {} nodes {} time {:.1} s",
-                    describe(p.lower),
-                    describe(p.upper),
-                    p.nodes,
-                    p.elapsed.as_secs_f64()
-                );
-            }
-        };
-        let solution = solver.solve(&root, true, &mut on_progress);
-        return write_solution(&root, &solution, options.weak, out).map_err(io_error);
+        return solve_position(variant, &mut solver, options, out, progress);
     };
+
+    // Step 2. A file: each line checked against its test set, or solved and reported.
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
     let lines = text
         .lines()
         .filter(|l| !l.trim().is_empty())
         .take(options.limit.unwrap_or(usize::MAX));
-    let (mut count, mut wrong, mut unknown, mut nodes) = (0u64, 0u64, 0u64, 0u64);
-    let mut time = Duration::ZERO;
-    let mut errors = 0u64;
+    let mut tally = Tally::default();
     for line in lines {
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
-        if let Some(parse_test_line) = info.test_set.filter(|_| options.check) {
-            let test = parse_test_line(line).map_err(|e| e.to_string())?;
-            let root = position_with::<G, _>(variant, None, test.moves.split_whitespace(), RUNS)
-                .map_err(|e| e.to_string())?;
-            solver.forget();
-            let solution = solver.solve(&root, false, &mut |_| {});
-            count += 1;
-            nodes += solution.nodes;
-            time += solution.elapsed;
-            match solution.value {
-                None => unknown += 1,
-                Some(v) if ScoreReport::from_score(v) != test.expected => {
-                    wrong += 1;
-                    let expected = &test.expected;
-                    writeln!(
-                        out,
-                        "WRONG: {line}: solved {}, expected {expected}",
-                        describe(v)
-                    )
-                    .map_err(io_error)?;
-                }
-                Some(_) => {}
-            }
-            continue;
+        match info.test_set.filter(|_| options.check) {
+            Some(parse) => check_line(variant, &mut solver, parse, line, &mut tally, out)?,
+            None => solve_line(variant, &mut solver, line, options.weak, &mut tally, out)?,
         }
-        // A position of its own: the full report (value, every move), as for one position;
-        // a bad line is reported and skipped.
-        let parsed = if line.contains('/') {
-            start_position(variant, Some(line.trim()))
-        } else {
-            position_with::<G, _>(variant, None, line.split_whitespace(), RUNS)
-        };
-        let root = match parsed {
-            Ok(root) => root,
-            Err(e) => {
-                errors += 1;
-                writeln!(out, "position {} error: {e}", line.trim()).map_err(io_error)?;
-                continue;
-            }
-        };
-        solver.forget();
-        let solution = solver.solve(&root, true, &mut |_| {});
-        count += 1;
-        nodes += solution.nodes;
-        time += solution.elapsed;
-        if solution.value.is_none() {
-            unknown += 1;
-        }
-        write_solution(&root, &solution, options.weak, out).map_err(io_error)?;
     }
-    let n = count.max(1) as f64;
-    writeln!(
-        out,
-        "{path}: {count} positions{}{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
-        if options.check { format!(", {wrong} wrong") } else { String::new() },
-        if errors > 0 { format!(", {errors} bad lines") } else { String::new() },
-        time.as_secs_f64() * 1000.0 / n,
-        nodes as f64 / n,
-        count as f64 / time.as_secs_f64().max(1e-9),
-        time.as_secs_f64()
-    )
-    .map_err(io_error)?;
-    if wrong > 0 {
-        return Err(format!("{wrong} of {count} scores are wrong"));
+
+    // Step 3. The summary; wrong scores fail the command.
+    tally.write_summary(path, options.check, out)?;
+    if tally.wrong > 0 {
+        return Err(format!(
+            "{} of {} scores are wrong",
+            tally.wrong, tally.count
+        ));
     }
     Ok(())
+}
+
+/// Step 1 of [`run_for`]: solves the options' position, with progress lines (at most one
+/// a second) to `progress`, and writes the full report.
+fn solve_position<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    options: &SolveOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<(), String> {
+    let root: G = position_with(
+        variant,
+        options.fen.as_deref(),
+        options.moves.split_whitespace(),
+        RUNS,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut last_report = Instant::now();
+    let mut on_progress = |p: &SolveProgress| {
+        if last_report.elapsed() >= Duration::from_secs(1) {
+            last_report = Instant::now();
+            let _ = writeln!(
+                progress,
+                "info value between {} and {} nodes {} time {:.1} s",
+                describe(p.lower),
+                describe(p.upper),
+                p.nodes,
+                p.elapsed.as_secs_f64()
+            );
+        }
+    };
+    let solution = solver.solve(&root, true, &mut on_progress);
+    write_solution(&root, &solution, options.weak, out).map_err(io_error)
+}
+
+/// What the lines of a file came to.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Positions solved.
+    count: u64,
+    /// Values that differ from the test set's.
+    wrong: u64,
+    /// Positions whose value the budget did not reach.
+    unknown: u64,
+    /// Lines that are no position.
+    errors: u64,
+    /// Nodes of every solve.
+    nodes: u64,
+    /// Time of every solve.
+    time: Duration,
+}
+
+impl Tally {
+    /// Counts a position's solution.
+    fn add<M>(&mut self, solution: &Solution<M>) {
+        self.count += 1;
+        self.nodes += solution.nodes;
+        self.time += solution.elapsed;
+        if solution.value.is_none() {
+            self.unknown += 1;
+        }
+    }
+
+    /// Step 3 of [`run_for`]: the summary line of the file at `path`.
+    fn write_summary(&self, path: &str, check: bool, out: &mut dyn Write) -> Result<(), String> {
+        let Tally {
+            count,
+            wrong,
+            unknown,
+            errors,
+            nodes,
+            time,
+        } = *self;
+        let n = count.max(1) as f64;
+        writeln!(
+            out,
+            "{path}: {count} positions{}{}, {unknown} unknown, mean time {:.3} ms, mean nodes {:.0}, {:.0} positions/s, total {:.3} s",
+            if check { format!(", {wrong} wrong") } else { String::new() },
+            if errors > 0 { format!(", {errors} bad lines") } else { String::new() },
+            time.as_secs_f64() * 1000.0 / n,
+            nodes as f64 / n,
+            count as f64 / time.as_secs_f64().max(1e-9),
+            time.as_secs_f64()
+        )
+        .map_err(io_error)
+    }
+}
+
+/// Step 2 of [`run_for`], a line of a test set: solves its position (value only, with a
+/// fresh table) and reports it when its value is not the expected one.
+fn check_line<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    parse_test_line: TestLineParser,
+    line: &str,
+    tally: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let test = parse_test_line(line).map_err(|e| e.to_string())?;
+    let root = position_with::<G, _>(variant, None, test.moves.split_whitespace(), RUNS)
+        .map_err(|e| e.to_string())?;
+    solver.forget();
+    let solution = solver.solve(&root, false, &mut |_| {});
+    tally.add(&solution);
+    match solution.value {
+        Some(v) if ScoreReport::from_score(v) != test.expected => {
+            tally.wrong += 1;
+            let expected = &test.expected;
+            writeln!(
+                out,
+                "WRONG: {line}: solved {}, expected {expected}",
+                describe(v)
+            )
+            .map_err(io_error)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Step 2 of [`run_for`], a position of its own (a FEN or moves): the full report (value,
+/// every move), as for one position, with a fresh table; a bad line is reported and
+/// skipped.
+fn solve_line<G: Game>(
+    variant: &G::Variant,
+    solver: &mut Solver<G>,
+    line: &str,
+    weak: bool,
+    tally: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let parsed = if line.contains('/') {
+        start_position(variant, Some(line.trim()))
+    } else {
+        position_with::<G, _>(variant, None, line.split_whitespace(), RUNS)
+    };
+    let root = match parsed {
+        Ok(root) => root,
+        Err(e) => {
+            tally.errors += 1;
+            return writeln!(out, "position {} error: {e}", line.trim()).map_err(io_error);
+        }
+    };
+    solver.forget();
+    let solution = solver.solve(&root, true, &mut |_| {});
+    tally.add(&solution);
+    write_solution(&root, &solution, weak, out).map_err(io_error)
 }
 
 fn write_solution<G: Game>(
@@ -630,7 +572,7 @@ mod tests {
     use crate::games::connect4::Connect4;
     use crate::games::mnk::{Mnk, MnkVariant};
     use crate::search::minimax::minimax;
-    use crate::search::score::outcome_score;
+    use crate::search::score::{is_mate, outcome_score, MATE};
 
     #[test]
     fn agrees_with_minimax_on_tictactoe_positions() {

@@ -374,19 +374,9 @@ impl Connect4Solver {
     /// The value of `board` within `(alpha, beta)`, fail-hard on the window's edges: a
     /// result at or below `alpha` is an upper bound, at or above `beta` a lower bound.
     /// The side to move must not be able to win at once.
-    fn negamax(&mut self, board: Board, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
         // Step 1. Count the node; stop when the budget is spent.
-        self.nodes += 1;
-        self.fresh_nodes += 1;
-        if self.fresh_nodes == GROW_NODES {
-            self.table.grow();
-        }
-        if self.nodes > self.limit {
-            self.aborted = true;
-            return alpha;
-        }
-        if self.nodes % INTERRUPT_INTERVAL == 0 && self.interrupt.as_ref().is_some_and(|i| i()) {
-            self.aborted = true;
+        if !self.count_node() {
             return alpha;
         }
 
@@ -400,80 +390,23 @@ impl Connect4Solver {
             return 0;
         }
 
-        // Step 3. Bounds from the stones left: the opponent cannot win before its next
-        // stone, the side to move not before its stone after next.
-        let min = -(N - 2 - board.moves) / 2;
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        let max = (N - 1 - board.moves) / 2;
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-
-        // Step 4. Bounds from the table.
+        // Steps 3 and 4. The window narrowed by the stones left and by the table.
         let key = self.table_key(&board);
-        if let Some((lower, upper)) = self.table.probe(key) {
-            if alpha < lower {
-                alpha = lower;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-            if beta > upper {
-                beta = upper;
-                if alpha >= beta {
-                    return beta;
-                }
-            }
-        }
+        let (mut alpha, beta) = match self.narrowed(&board, key, alpha, beta) {
+            Ok(window) => window,
+            Err(value) => return value,
+        };
 
         // Step 5. Early in the game, a child whose table entry already proves a cut-off
         // (enhanced transposition cut-off): 10% fewer nodes on the hard opening set.
         if board.moves < ETC_PLIES {
-            let mut rest = next;
-            while rest != 0 {
-                let cell = rest & rest.wrapping_neg();
-                rest ^= cell;
-                let child = board.play(cell);
-                if child.can_win_next() {
-                    continue;
-                }
-                if let Some((_, upper)) = self.table.probe(self.table_key(&child)) {
-                    if -upper >= beta {
-                        self.table.store(key, -upper, NO_UPPER, 0);
-                        return -upper;
-                    }
-                }
+            if let Some(value) = self.child_cutoff(&board, next, key, beta) {
+                return value;
             }
         }
 
         // Step 6. Order the moves: most winning cells created first, then centre first.
-        let mut cells = [0u64; WIDTH];
-        let mut scores = [0u32; WIDTH];
-        let mut count = 0;
-        for column in ORDER {
-            let cell = next & column_mask(column);
-            if cell == 0 {
-                continue;
-            }
-            let score = board.move_score(cell);
-            let mut at = count;
-            while at > 0 && scores[at - 1] < score {
-                cells[at] = cells[at - 1];
-                scores[at] = scores[at - 1];
-                at -= 1;
-            }
-            cells[at] = cell;
-            scores[at] = score;
-            count += 1;
-        }
+        let (cells, count) = ordered_moves(&board, next);
 
         // Step 7. Search them; a cut-off stores a lower bound, otherwise an upper bound
         // (exact when some move landed inside the window).
@@ -499,6 +432,105 @@ impl Connect4Solver {
             .store(key, lower, alpha, work(self.nodes - started));
         alpha
     }
+
+    /// Step 1 of [`Connect4Solver::negamax`]: counts a node (growing the table after
+    /// [`GROW_NODES`] fresh ones); `false` when the budget is spent or the interrupt says
+    /// to give up (the search is then aborted).
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        self.fresh_nodes += 1;
+        if self.fresh_nodes == GROW_NODES {
+            self.table.grow();
+        }
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return false;
+        }
+        if self.nodes % INTERRUPT_INTERVAL == 0 && self.interrupt.as_ref().is_some_and(|i| i()) {
+            self.aborted = true;
+            return false;
+        }
+        true
+    }
+
+    /// Steps 3 and 4 of [`Connect4Solver::negamax`]: the window `(alpha, beta)` narrowed
+    /// by the stones left (the opponent cannot win before its next stone, the side to move
+    /// not before its stone after next) and then by the table's bounds for `key`; `Err`
+    /// with the node's value when the window closes.
+    fn narrowed(&self, board: &Board, key: u64, alpha: i32, beta: i32) -> Result<(i32, i32), i32> {
+        let min = -(N - 2 - board.moves) / 2;
+        let max = (N - 1 - board.moves) / 2;
+        let (alpha, beta) = narrow(alpha, beta, min, max)?;
+        match self.table.probe(key) {
+            Some((lower, upper)) => narrow(alpha, beta, lower, upper),
+            None => Ok((alpha, beta)),
+        }
+    }
+
+    /// Step 5 of [`Connect4Solver::negamax`]: the value of a cut-off that a child's table
+    /// entry already proves (stored as the node's lower bound), if one does.
+    fn child_cutoff(&self, board: &Board, next: u64, key: u64, beta: i32) -> Option<i32> {
+        let mut rest = next;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            let child = board.play(cell);
+            if child.can_win_next() {
+                continue;
+            }
+            if let Some((_, upper)) = self.table.probe(self.table_key(&child)) {
+                if -upper >= beta {
+                    self.table.store(key, -upper, NO_UPPER, 0);
+                    return Some(-upper);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The window `(alpha, beta)` narrowed to the bounds `lower..=upper`: `Err` with the
+/// closing edge when it closes (alpha raised to beta or above: alpha; beta lowered to
+/// alpha or below: beta).
+fn narrow(mut alpha: i32, mut beta: i32, lower: i32, upper: i32) -> Result<(i32, i32), i32> {
+    if alpha < lower {
+        alpha = lower;
+        if alpha >= beta {
+            return Err(alpha);
+        }
+    }
+    if beta > upper {
+        beta = upper;
+        if alpha >= beta {
+            return Err(beta);
+        }
+    }
+    Ok((alpha, beta))
+}
+
+/// Step 6 of [`Connect4Solver::negamax`]: the cells of `next` (one per column at most),
+/// the most winning cells created first, ties centre first; and how many there are.
+fn ordered_moves(board: &Board, next: u64) -> ([u64; WIDTH], usize) {
+    let mut cells = [0u64; WIDTH];
+    let mut scores = [0u32; WIDTH];
+    let mut count = 0;
+    for column in ORDER {
+        let cell = next & column_mask(column);
+        if cell == 0 {
+            continue;
+        }
+        let score = board.move_score(cell);
+        let mut at = count;
+        while at > 0 && scores[at - 1] < score {
+            cells[at] = cells[at - 1];
+            scores[at] = scores[at - 1];
+            at -= 1;
+        }
+        cells[at] = cell;
+        scores[at] = score;
+        count += 1;
+    }
+    (cells, count)
 }
 
 /// A subtree's size as a replacement priority: log2 of its nodes.

@@ -1,7 +1,25 @@
-//! The hook for exact searches: what the `solve` tool drives to find a position's value.
+//! Exact play, in one place: everything the search layer does with exact values.
 //!
-//! The engine's own searcher provides one for every game whose search is exact; a game may
-//! bring a dedicated one (Connect Four does: `games::connect4::solver`).
+//! - [`ExactSearch`], the hook an exact search implements: the engine's own, [`CoreSearch`]
+//!   (every game whose search is exact), or a game's dedicated one (Connect Four's,
+//!   `games::connect4::solver`, brought by [`Game::dedicated_solver`]);
+//! - the decision "this search plays exactly" ([`ExactPlay::decide`], `play`), made once per
+//!   search by the thread pool and passed to the main searcher;
+//! - the choice of a root move by exact values ([`best_exact_move`], `choice`);
+//! - the exact answer of a search that plays exactly: the book or the solver
+//!   ([`exact_answer`], `answer`), Step 2b of the root driver.
+//!
+//! The `solve` tool only calls these.
+
+mod answer;
+mod choice;
+mod core_search;
+mod play;
+
+pub use answer::exact_answer;
+pub use choice::{best_exact_move, win_bound, ExactChoice};
+pub use core_search::CoreSearch;
+pub use play::{plays_exactly, ExactPlay};
 
 use std::sync::Arc;
 
@@ -21,6 +39,18 @@ pub fn from_child(value: Score) -> Score {
     } else {
         -value
     }
+}
+
+/// The positions after each of `moves` (legal in `root`), in order.
+pub fn children<G: Game>(root: &G, moves: &[G::Move]) -> Vec<G> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = root.clone();
+            child.make_move(mv);
+            child
+        })
+        .collect()
 }
 
 /// An exact search over positions of one game.

@@ -1,0 +1,339 @@
+//! The moves of a node: handed out best first, each searched with PVS (a null window after
+//! the first, reduced for late quiet moves, re-searched when it beats alpha); futility,
+//! late move and history pruning skip quiet moves.
+
+use arrayvec::ArrayVec;
+
+use super::super::game::{Game, MoveList, QUIET_HINT_LIMIT};
+use super::super::ordering::{MovePicker, NodeContext};
+use super::super::params::{
+    FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, HISTORY_PRUNING_DEPTH, HISTORY_PRUNING_MARGIN,
+    LATE_MOVE_PRUNING_DEPTH,
+};
+use super::super::score::{Score, INFINITY, MATE_BOUND};
+use super::{Node, NodeKind, Searcher, StaticEval};
+
+/// What [`Searcher::search_moves`] knows of a move before making it.
+#[derive(Copy, Clone, Debug)]
+struct MoveFacts {
+    /// Its number among the node's moves handed out (1: the first).
+    number: usize,
+    /// Whether the game calls it noisy (captures, promotions...).
+    noisy: bool,
+    /// Not noisy, and not hinted as a forcing move (a win, a block...).
+    quiet: bool,
+    /// Plies added to (or, negative, taken from) its depth: the hash move's singular
+    /// extension.
+    extension: i32,
+    /// Its quiet history (0 when noisy, or when nothing reads it).
+    history: i32,
+}
+
+/// Step 11a of [`Searcher::negamax`]: what futility, late move and history pruning may
+/// skip at a node, decided once per node; each skips quiet moves only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct QuietPruning {
+    /// Whether they apply at all (the game allows them; not on the PV, at the root or in
+    /// check).
+    on: bool,
+    /// The node's remaining depth.
+    depth: i32,
+    /// Futility: the static evaluation plus a margin cannot reach alpha.
+    futile: bool,
+    /// Late move pruning: quiet moves after this many are skipped.
+    late_move_limit: i32,
+}
+
+impl QuietPruning {
+    /// The pruning of a node `depth` plies from the horizon with the window's lower edge
+    /// `alpha`, whose static evaluation is `static_eval`; `on`: whether it applies.
+    fn new(on: bool, depth: i32, alpha: Score, static_eval: StaticEval) -> QuietPruning {
+        let late_move_limit = (3 + depth * depth) / (2 - i32::from(static_eval.improving));
+        let futile = static_eval.corrected.is_some_and(|eval| {
+            depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+        });
+        QuietPruning {
+            on,
+            depth,
+            futile,
+            late_move_limit,
+        }
+    }
+
+    /// Whether a quiet move, the `quiets_seen`-th of the node, with quiet history
+    /// `history`, is skipped (unless it gives check).
+    fn prunes(&self, quiets_seen: i32, history: i32) -> bool {
+        let depth = self.depth;
+        self.on
+            && (self.futile
+                || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > self.late_move_limit)
+                || (depth <= HISTORY_PRUNING_DEPTH && history < -HISTORY_PRUNING_MARGIN * depth))
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// Step 10 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
+    /// better MultiPV line), handed out best first as far as ordering is on; `None` when
+    /// there is none.
+    pub(super) fn move_picker(
+        &self,
+        game: &G,
+        ply: usize,
+        tt_move: Option<u16>,
+    ) -> Option<MovePicker<G::Move>> {
+        let mut moves = MoveList::new();
+        if ply == 0 {
+            moves.extend(
+                self.state.root_moves[self.state.root_from..]
+                    .iter()
+                    .copied(),
+            );
+        } else {
+            game.generate_moves(&mut moves);
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        let features = self.settings.features;
+        Some(if features.ordering && features.learnt_ordering {
+            MovePicker::new(moves, tt_move, self.context(ply))
+        } else if features.ordering {
+            MovePicker::with_hints(game, moves, tt_move)
+        } else {
+            MovePicker::in_order(moves)
+        })
+    }
+
+    /// Step 11 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the
+    /// full window, the rest with a null window (reduced late quiet moves where allowed),
+    /// re-searched when they beat alpha; futility and late move pruning skip quiet moves.
+    /// Returns the best score and the last move that raised alpha; `None` when aborted.
+    pub(super) fn search_moves(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        picker: &mut MovePicker<G::Move>,
+        static_eval: StaticEval,
+        tt_move_extension: i32,
+    ) -> Option<(Score, Option<G::Move>)> {
+        let (ply, beta) = (node.ply, node.beta);
+        let mut alpha = node.alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut noisy_tried: ArrayVec<G::Move, 32> = ArrayVec::new();
+        let mut quiets_seen = 0;
+        // Step 11a. What futility, late move and history pruning may skip at this node.
+        let on = self.state.pruning.futility && !node.pv_node() && ply > 0 && !node.in_check;
+        let pruning = QuietPruning::new(on, node.depth, alpha, static_eval);
+        let context = self.context(ply);
+        let uses_history = self.state.pruning.late_move_reductions || on;
+        while let Some(mv) = picker.next_move(&*game, &self.tables) {
+            if node.excluded == Some(G::encode_move(mv)) {
+                continue;
+            }
+            // Step 11b. The move: noisy or quiet, its extension, its history.
+            let history_context = uses_history.then_some(&context);
+            let facts = self.move_facts(game, picker, mv, tt_move_extension, history_context);
+            quiets_seen += i32::from(facts.quiet);
+
+            // Step 11c. Exchange pruning; futility, late move and history pruning of quiet
+            // moves that do not give check, once a move has kept us from being mated.
+            let (quiet, noisy) = (facts.quiet, facts.noisy);
+            if best_score > -MATE_BOUND && self.loses_exchange(game, node, mv, quiet, noisy) {
+                continue;
+            }
+            let prune =
+                quiet && best_score > -MATE_BOUND && pruning.prunes(quiets_seen, facts.history);
+            self.continuations[ply] = game.continuation_index(mv);
+            game.make_move(mv);
+            if prune && !game.in_check() {
+                game.unmake_move(mv);
+                continue;
+            }
+
+            // Step 11d. Search it: PVS, a late quiet move reduced first.
+            let score = self.search_made_move(game, node, mv, alpha, &facts, static_eval)?;
+
+            // Step 11e. A better move: the PV; a cut-off: learn from it and stop.
+            best_score = best_score.max(score);
+            if score > alpha {
+                best_move = Some(mv);
+                alpha = score;
+                if node.pv_node() {
+                    self.update_pv(ply, mv);
+                }
+                if alpha >= beta && self.settings.features.alpha_beta {
+                    self.count_cutoff(facts.number);
+                    self.reward_cutoff(game, node, mv, quiet, &quiets_tried, &noisy_tried);
+                    break;
+                }
+            }
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
+            } else if noisy {
+                let _ = noisy_tried.try_push(mv);
+            }
+        }
+        Some((best_score, best_move))
+    }
+
+    /// Step 11b of [`Searcher::negamax`]: what `mv`, just handed out by `picker`, is. Its
+    /// quiet history is read only with a `context` (reductions or history pruning use it).
+    fn move_facts(
+        &self,
+        game: &G,
+        picker: &MovePicker<G::Move>,
+        mv: G::Move,
+        tt_move_extension: i32,
+        context: Option<&NodeContext>,
+    ) -> MoveFacts {
+        let noisy = game.is_noisy(mv);
+        let is_tt_move = picker.last_is_tt_move();
+        // The hash move is scored above everything: ask the game what it is.
+        let hint = if is_tt_move && !noisy {
+            game.move_hint(mv)
+        } else {
+            picker.last_score()
+        };
+        let quiet = hint < QUIET_HINT_LIMIT && !noisy;
+        let history = match context {
+            Some(context) if quiet => self.tables.quiet_history(game, mv, context),
+            _ => 0,
+        };
+        MoveFacts {
+            number: picker.handed_out(),
+            noisy,
+            quiet,
+            extension: if is_tt_move { tt_move_extension } else { 0 },
+            history,
+        }
+    }
+
+    /// Step 11d of [`Searcher::negamax`]: searches `mv`, already made, with its reduction,
+    /// unmakes it, and counts its nodes at the root. `None` when aborted.
+    fn search_made_move(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        mv: G::Move,
+        alpha: Score,
+        facts: &MoveFacts,
+        static_eval: StaticEval,
+    ) -> Option<Score> {
+        let reduction = self.reduction(
+            game,
+            node,
+            facts.number,
+            facts.quiet,
+            facts.history,
+            static_eval,
+        );
+        let plies = (facts.extension, reduction);
+        let nodes_before = self.state.nodes;
+        let score = self.search_move(game, node, alpha, facts.number, plies);
+        game.unmake_move(mv);
+        if node.ply == 0 {
+            self.count_root_nodes(mv, self.state.nodes - nodes_before);
+        }
+        score
+    }
+
+    /// Counts a beta cut-off by the `move_number`-th move.
+    fn count_cutoff(&mut self, move_number: usize) {
+        self.state.stats.cutoffs += 1;
+        if move_number == 1 {
+            self.state.stats.first_move_cutoffs += 1;
+        }
+    }
+
+    /// Searches one child of `node` (the move is already made, `move_number` of the node's
+    /// moves) with PVS, `alpha` being the node's alpha so far. `(extension, reduction)`:
+    /// the move's full depth is the node's plus `extension` (which may be negative), and a
+    /// late move is first searched `reduction` plies shallower than that.
+    fn search_move(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        alpha: Score,
+        move_number: usize,
+        (extension, reduction): (i32, i32),
+    ) -> Option<Score> {
+        let (depth, beta) = (node.depth + extension, node.beta);
+        let child = node.ply + 1;
+        let features = self.settings.features;
+        let first_kind = node.kind.first_child();
+        if !features.alpha_beta {
+            return Some(-self.negamax(game, depth - 1, child, -INFINITY, INFINITY, first_kind)?);
+        }
+        if move_number == 1 || !features.pvs {
+            return Some(-self.negamax(game, depth - 1, child, -beta, -alpha, first_kind)?);
+        }
+        let later_kind = node.kind.later_child();
+        let kind = if reduction > 0 {
+            NodeKind::Cut
+        } else {
+            later_kind
+        };
+        let reduced = depth - 1 - reduction;
+        let mut score = -self.negamax(game, reduced, child, -alpha - 1, -alpha, kind)?;
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(game, depth - 1, child, -alpha - 1, -alpha, later_kind)?;
+        }
+        if score > alpha && score < beta && node.pv_node() {
+            score = -self.negamax(game, depth - 1, child, -beta, -alpha, NodeKind::Pv)?;
+        }
+        Some(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(corrected: Option<Score>, improving: bool) -> StaticEval {
+        StaticEval {
+            raw: corrected,
+            corrected,
+            refined: corrected,
+            improving,
+        }
+    }
+
+    #[test]
+    fn futility_needs_the_evaluation_far_below_alpha_near_the_horizon() {
+        // At depth 2 the margin is 100 + 2 * 90 = 280.
+        let futile = QuietPruning::new(true, 2, 300, eval(Some(20), false));
+        assert!(futile.futile && futile.prunes(1, 0));
+        let close = QuietPruning::new(true, 2, 300, eval(Some(21), false));
+        assert!(!close.futile && !close.prunes(1, 0));
+        let deep = QuietPruning::new(true, FUTILITY_DEPTH + 1, 10_000, eval(Some(0), false));
+        assert!(!deep.futile);
+        let in_check = QuietPruning::new(true, 2, 300, eval(None, false));
+        assert!(!in_check.futile);
+        // Switched off, nothing is skipped.
+        let off = QuietPruning::new(false, 2, 300, eval(Some(20), false));
+        assert!(!off.prunes(100, -1_000_000));
+    }
+
+    #[test]
+    fn late_quiet_moves_are_skipped_later_when_improving() {
+        let settled = QuietPruning::new(true, 3, 0, eval(Some(0), false));
+        assert_eq!(settled.late_move_limit, 6);
+        assert!(!settled.prunes(6, 0) && settled.prunes(7, 0));
+        let improving = QuietPruning::new(true, 3, 0, eval(Some(0), true));
+        assert_eq!(improving.late_move_limit, 12);
+        assert!(!improving.prunes(12, 0) && improving.prunes(13, 0));
+        let deep = QuietPruning::new(true, LATE_MOVE_PRUNING_DEPTH + 1, 0, eval(Some(0), false));
+        assert!(!deep.prunes(1_000, 0));
+    }
+
+    #[test]
+    fn a_bad_history_is_skipped_near_the_horizon() {
+        let node = QuietPruning::new(true, 2, 0, eval(Some(0), false));
+        assert!(!node.prunes(1, -2 * HISTORY_PRUNING_MARGIN));
+        assert!(node.prunes(1, -2 * HISTORY_PRUNING_MARGIN - 1));
+        let deeper = QuietPruning::new(true, HISTORY_PRUNING_DEPTH + 1, 0, eval(Some(0), false));
+        assert!(!deeper.prunes(1, i32::MIN / 2));
+    }
+}

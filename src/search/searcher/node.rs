@@ -1,0 +1,363 @@
+//! The node search, [`Searcher::negamax`], and its steps before the moves: game ends and
+//! mate distance pruning, the horizon, the transposition table, internal iterative
+//! reduction, the static evaluation, singular extensions, and the table's store.
+
+use std::ops::ControlFlow;
+
+use super::super::game::Game;
+use super::super::params::{IIR_DEPTH, SINGULAR_DEPTH, SINGULAR_ENTRY_SLACK, SINGULAR_MARGIN};
+use super::super::score::{outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::super::tt::{Bound, TtEntry};
+use super::{Node, NodeKind, Searcher, StaticEval};
+
+impl<G: Game> Searcher<G> {
+    /// Whether a table entry searched to `entry_depth` may stand for a search to `depth`.
+    fn entry_is_deep_enough(&self, game: &G, entry_depth: i32, depth: i32) -> bool {
+        if !self.state.pruning.is_exact() {
+            return entry_depth >= depth;
+        }
+        if entry_depth == depth {
+            return true;
+        }
+        // Both searches reached every end of the game: the values are the same.
+        game.remaining_plies_bound()
+            .is_some_and(|r| entry_depth >= r as i32 && depth >= r as i32)
+    }
+
+    /// Fail-soft negamax with PVS. Returns `None` when the search was aborted.
+    pub(super) fn negamax(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        kind: NodeKind,
+    ) -> Option<Score> {
+        // Steps 1 to 3. Count the node; game ends, mate distance pruning, the horizon.
+        let mut node = match self.open_node(game, depth, ply, (alpha, beta), kind) {
+            ControlFlow::Break(value) => return value,
+            ControlFlow::Continue(node) => node,
+        };
+        let (alpha, in_check) = (node.alpha, node.in_check);
+
+        // Step 4. Transposition table: maybe a cut-off, otherwise what the entry knows.
+        let key = game.hash();
+        let hit = match self.probe_table(game, key, &node) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(hit) => hit,
+        };
+        let tt_move = hit.and_then(|hit| hit.move_code);
+
+        // Step 5. Internal iterative reduction: a PV or cut node the table knows no move
+        // for is searched a ply shallower (its ordering is a guess; the next iteration
+        // finds it with a move).
+        if self.reduces_internally(&node, tt_move) {
+            node.depth -= 1;
+        }
+
+        // Step 6. Static evaluation (the table's when stored), refined by the table's
+        // score, and whether it improved on our previous move.
+        let eval = self.static_evaluation(game, ply, in_check, hit.as_ref());
+
+        // Step 7. Reverse futility pruning: far enough above beta that no quiet line is
+        // likely to bring the score back below it.
+        if let Some(score) = self.reverse_futility(&node, eval) {
+            return Some(score);
+        }
+
+        // Step 8. Null move pruning, where the game allows it.
+        if let Some(score) = self.null_move(game, &node, eval.refined)? {
+            return Some(score);
+        }
+
+        // Step 9. Singular extension of the hash move: the others all fail well below its
+        // score (extend it), or reach beta too (cut the node, or reduce the hash move).
+        let extension = match self.singular_extension(game, &node, hit.as_ref())? {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(extension) => extension,
+        };
+
+        // Step 10. Generate and order the moves; without any the game is over.
+        let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
+            self.state.stats.leaves += 1;
+            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+        };
+
+        // Step 11. Search the moves.
+        let (best_score, best_move) =
+            self.search_moves(game, &node, &mut picker, eval, extension)?;
+        if node.excluded.is_some() {
+            // Only the singular search's bound matters; with no other move it fails low.
+            return Some(if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            });
+        }
+
+        // Step 12. Store the result, and learn how wrong the static evaluation was.
+        self.store(key, &node, best_score, best_move, eval.raw);
+        self.correct_evaluation(game, &node, best_score, best_move, eval);
+        Some(best_score)
+    }
+
+    /// Steps 1 to 3 of [`Searcher::negamax`]: counts the node (`Break(None)`: aborted);
+    /// the value of a finished game, a rule draw, the ply ceiling or a window closed by
+    /// mate distance pruning (step 2), or at the horizon (step 3) the static evaluation or
+    /// quiescence (`Break(Some(score))`); otherwise the node to search (`Continue`), its
+    /// window narrowed and its depth extended in check.
+    fn open_node(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (Score, Score),
+        kind: NodeKind,
+    ) -> ControlFlow<Option<Score>, Node> {
+        // Step 1. Count the node, check limits.
+        self.pv[ply].clear();
+        if !self.enter_node() {
+            return ControlFlow::Break(None);
+        }
+        self.state.seldepth = self.state.seldepth.max(ply);
+
+        // Step 2. Game end, rule draws, the ply ceiling, mate distance pruning.
+        let (alpha, beta) = match self.terminal_or_window(game, ply, alpha, beta) {
+            ControlFlow::Break(score) => return ControlFlow::Break(Some(score)),
+            ControlFlow::Continue(window) => window,
+        };
+        let in_check = game.in_check();
+        let depth = depth + i32::from(in_check && self.state.pruning.check_extensions);
+
+        // Step 3. At the horizon: static evaluation, or quiescence where the game has it.
+        if depth <= 0 {
+            return ControlFlow::Break(self.horizon(game, ply, alpha, beta));
+        }
+        ControlFlow::Continue(Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            kind,
+            in_check,
+            excluded: self.excluded[ply],
+        })
+    }
+
+    /// Step 5 of [`Searcher::negamax`]: whether internal iterative reduction takes a ply
+    /// off `node`, a PV or cut node below the root for which the table knows no move.
+    fn reduces_internally(&self, node: &Node, tt_move: Option<u16>) -> bool {
+        self.state.pruning.internal_reductions
+            && node.ply > 0
+            && node.depth >= IIR_DEPTH
+            && node.kind != NodeKind::All
+            && tt_move.is_none()
+    }
+
+    /// Step 9 of [`Searcher::negamax`]: searches the moves other than the table's, reduced
+    /// and with a null window just below the entry's score less a margin. `Continue(1)`:
+    /// none reaches it, the table's move is singular and searched a ply deeper;
+    /// `Break(score)`: even that lowered window is above beta (multi-cut);
+    /// `Continue(-1)`: the entry's score is above beta but other moves also reach the
+    /// lowered window, so the table's move is searched a ply shallower; `Continue(0)`
+    /// otherwise. `None` when aborted.
+    fn singular_extension(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        hit: Option<&TtEntry>,
+    ) -> Option<ControlFlow<Score, i32>> {
+        let Some(hit) = hit.filter(|hit| {
+            hit.move_code.is_some()
+                && hit.bound != Bound::Upper
+                && i32::from(hit.depth) >= node.depth - SINGULAR_ENTRY_SLACK
+                && hit.score.abs() < MATE_BOUND
+        }) else {
+            return Some(ControlFlow::Continue(0));
+        };
+        let applies = self.state.pruning.singular_extensions
+            && node.ply > 0
+            && node.excluded.is_none()
+            && node.depth >= SINGULAR_DEPTH
+            && node.ply < 2 * self.state.root_depth as usize;
+        if !applies {
+            return Some(ControlFlow::Continue(0));
+        }
+        let singular_beta = hit.score - SINGULAR_MARGIN * node.depth;
+        let kind = if node.kind == NodeKind::Cut {
+            NodeKind::Cut
+        } else {
+            NodeKind::All
+        };
+        self.excluded[node.ply] = hit.move_code;
+        let result = self.negamax(
+            game,
+            (node.depth - 1) / 2,
+            node.ply,
+            singular_beta - 1,
+            singular_beta,
+            kind,
+        );
+        self.excluded[node.ply] = None;
+        let score = result?;
+        Some(if score < singular_beta {
+            ControlFlow::Continue(1)
+        } else if singular_beta >= node.beta {
+            ControlFlow::Break(singular_beta)
+        } else if hit.score >= node.beta {
+            ControlFlow::Continue(-1)
+        } else {
+            ControlFlow::Continue(0)
+        })
+    }
+
+    /// Step 2 of [`Searcher::negamax`], below the root: the score of a finished game, a
+    /// rule draw or the ply ceiling, or of a window that mate distance pruning closed
+    /// (`Break`); otherwise the window narrowed to the mates still possible (`Continue`).
+    fn terminal_or_window(
+        &mut self,
+        game: &G,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> ControlFlow<Score, (Score, Score)> {
+        if ply == 0 {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        if let Some(outcome) = game.outcome() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(outcome_score(outcome, ply));
+        }
+        if game.is_search_draw() {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            self.state.stats.leaves += 1;
+            return ControlFlow::Break(game.evaluate());
+        }
+        if !self.settings.features.alpha_beta {
+            // Plain minimax: no window to narrow.
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let alpha = alpha.max(-MATE + ply as Score);
+        let beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return ControlFlow::Break(alpha);
+        }
+        ControlFlow::Continue((alpha, beta))
+    }
+
+    /// Step 3 of [`Searcher::negamax`]: the value at the horizon.
+    fn horizon(&mut self, game: &mut G, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+        if self.state.pruning.quiescence {
+            self.quiescence(game, ply, alpha, beta)
+        } else {
+            self.state.stats.leaves += 1;
+            Some(game.evaluate())
+        }
+    }
+
+    /// Step 4 of [`Searcher::negamax`]: the entry's score when it may stand for this
+    /// node's search, away from the principal variation (`Break`); otherwise the entry, if
+    /// any, for its move and evaluation (`Continue`).
+    fn probe_table(
+        &mut self,
+        game: &G,
+        key: u64,
+        node: &Node,
+    ) -> ControlFlow<Score, Option<TtEntry>> {
+        if !self.settings.features.transposition {
+            return ControlFlow::Continue(None);
+        }
+        let Some(hit) = self.links.tt.probe(key, node.ply) else {
+            return ControlFlow::Continue(None);
+        };
+        if !node.pv_node()
+            && node.excluded.is_none()
+            && self.entry_is_deep_enough(game, i32::from(hit.depth), node.depth)
+            && hit.cuts(node.alpha, node.beta)
+        {
+            self.state.stats.tt_cutoffs += 1;
+            return ControlFlow::Break(hit.score);
+        }
+        ControlFlow::Continue(Some(hit))
+    }
+
+    /// Step 6 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
+    /// check), taken from the table entry `hit` when it has one, refined by the entry's
+    /// score; the game's evaluation is recorded for this ply, and `improving` says whether
+    /// it is better than two plies before.
+    fn static_evaluation(
+        &mut self,
+        game: &G,
+        ply: usize,
+        in_check: bool,
+        hit: Option<&TtEntry>,
+    ) -> StaticEval {
+        let pruning = self.state.pruning;
+        let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
+        let raw = (uses_static_eval && !in_check).then(|| {
+            hit.and_then(|hit| hit.eval)
+                .unwrap_or_else(|| game.evaluate())
+        });
+        let corrected = raw.map(|eval| self.corrected(game, eval));
+        self.static_evals[ply] = corrected;
+        let improving = match (corrected, ply.checked_sub(2)) {
+            (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),
+            _ => false,
+        };
+        let refined = corrected.map(|eval| hit.map_or(eval, |hit| hit.refine(eval)));
+        StaticEval {
+            raw,
+            corrected,
+            refined,
+            improving,
+        }
+    }
+
+    /// The game's static evaluation `eval` of `game`, corrected where the game allows it.
+    pub(super) fn corrected(&self, game: &G, eval: Score) -> Score {
+        if self.state.pruning.eval_correction {
+            self.correction.corrected(game, eval)
+        } else {
+            eval
+        }
+    }
+
+    /// Step 12 of [`Searcher::negamax`]: stores the node's result in the table, bounded by
+    /// the window the node was searched with, with the game's static evaluation.
+    fn store(
+        &mut self,
+        key: u64,
+        node: &Node,
+        best_score: Score,
+        best_move: Option<G::Move>,
+        eval: Option<Score>,
+    ) {
+        if node.ply == 0 && self.state.root_from > 0 {
+            // A root searched without its best moves has no value of its own.
+            return;
+        }
+        if !self.settings.features.transposition {
+            return;
+        }
+        let bound = if best_score >= node.beta {
+            Bound::Lower
+        } else if best_score > node.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth = node.depth.clamp(0, u8::MAX as i32) as u8;
+        let result = TtEntry {
+            move_code: best_move.map(G::encode_move),
+            score: best_score,
+            eval,
+            depth,
+            bound,
+        };
+        self.links.tt.store(key, node.ply, result);
+    }
+}

@@ -363,3 +363,20 @@ fn run_data(action: &DataAction) -> Result<(), String> {
     println!("{count} records written to {out}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games;
+
+    #[test]
+    fn only_chess_is_trained() {
+        let chess = games::find("chess").expect("chess is registered");
+        let connect4 = games::find("connect4").expect("connect4 is registered");
+        assert!(chess_only(chess, "datagen plays chess only").is_ok());
+        assert_eq!(
+            chess_only(connect4, "datagen plays chess only"),
+            Err("datagen plays chess only, not connect4".to_string())
+        );
+    }
+}

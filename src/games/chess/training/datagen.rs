@@ -495,6 +495,14 @@ mod tests {
     }
 
     #[test]
+    fn random_plies_read_a_number_or_a_range() {
+        assert_eq!(parse_range("4"), Ok((4, 4)));
+        assert_eq!(parse_range(" 2-6"), Ok((2, 6)));
+        assert!(parse_range("6-2").is_err());
+        assert!(parse_range("x").is_err());
+    }
+
+    #[test]
     fn datagen_is_deterministic_and_quiet() {
         let book = read_book("# test\ne2e4 e7e5\nd2d4 d7d5 c2c4\n");
         let (one, s1) = generate(&options(1), &book);

@@ -64,6 +64,21 @@ impl GameKind {
     pub fn visit_default<V: GameVisitor>(self, visitor: V) -> V::Output {
         self.visit(&VariantSettings::default(), visitor)
     }
+
+    /// Whether this game is played by the type `G`: how a tool written for one game's type
+    /// (chess training, the Connect Four book) checks the game it is given, by the registry
+    /// rather than by name.
+    pub fn plays<G: crate::search::Game>(self) -> bool {
+        /// Compares the visited game's type with `T`.
+        struct IsType<T>(std::marker::PhantomData<T>);
+        impl<T: crate::search::Game> GameVisitor for IsType<T> {
+            type Output = bool;
+            fn visit<G: crate::search::Game>(self, _: Registered<G>) -> bool {
+                std::any::TypeId::of::<G>() == std::any::TypeId::of::<T>()
+            }
+        }
+        self.visit_default(IsType::<G>(std::marker::PhantomData))
+    }
 }
 
 impl Default for GameKind {

@@ -5,8 +5,31 @@
 
 use std::time::{Duration, Instant};
 
+use crate::games::chess::training::cli::EvalArgs;
 use crate::games::{self, GameVisitor, Registered, VariantSettings};
+use crate::protocol::options::DEFAULT_HASH_MB;
 use crate::search::{Game, Limits, ThreadPool};
+
+/// `cutoff bench`: its depth and the evaluation of chess.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BenchArgs {
+    /// Depth for every game instead of each game's default.
+    pub depth: Option<u32>,
+    /// How chess evaluates.
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+impl BenchArgs {
+    /// Runs the bench with these arguments and prints its report.
+    pub fn run(&self) -> Result<(), String> {
+        let settings = self.eval.settings()?;
+        for line in run_with(self.depth, DEFAULT_HASH_MB, &settings).lines() {
+            println!("{line}");
+        }
+        Ok(())
+    }
+}
 
 /// One game's share of the bench.
 #[derive(Clone, Debug)]

@@ -1,8 +1,30 @@
-//! Tools built on the engine: perft, bench and the match runner.
+//! Tools built on the engine, one module each with its command-line arguments and `run`:
+//! bench, perft, solve, tree-stats, the match runner, play and the opening book builder.
 
 pub mod bench;
+pub mod book;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod solve;
 pub mod tree_stats;
+
+use crate::games;
+
+/// `cutoff games`: one tab-separated line per registered game (`scripts/sprt.sh` reads it).
+pub fn list_games() {
+    println!("name\tplayers\tbench_depth\topening_book\tmatch_tc\tsummary");
+    for kind in games::all() {
+        let info = kind.info();
+        println!(
+            "{}\t{}/{}\t{}\t{}\t{}\t{}",
+            info.name,
+            info.players[0],
+            info.players[1],
+            info.bench_depth,
+            info.opening_book,
+            info.match_tc,
+            info.summary
+        );
+    }
+}

@@ -8,17 +8,31 @@ use crate::protocol::format::format_perft;
 use crate::search::perft::PerftDivide;
 use crate::search::Game;
 
-/// What `cutoff perft` counts.
-#[derive(Clone, Debug, Default)]
+/// What `cutoff perft` counts (its arguments).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct PerftOptions {
-    /// Plies to count (0 counts as 1).
+    /// Plies to count.
+    // 0 counts as 1.
     pub depth: u32,
     /// Start from this position instead of the start position.
+    #[arg(long)]
     pub fen: Option<String>,
     /// Moves to play first, space-separated, in the game's notation.
+    #[arg(long, default_value = "")]
     pub moves: String,
     /// Chess960 castling notation and FENs.
+    #[arg(long)]
     pub chess960: bool,
+}
+
+impl PerftOptions {
+    /// Runs `cutoff perft` for the game `kind` and prints its lines.
+    pub fn run(&self, kind: GameKind) -> Result<(), String> {
+        for line in run_command(kind, self)? {
+            println!("{line}");
+        }
+        Ok(())
+    }
 }
 
 /// Runs `cutoff perft` for the game `kind`: the output lines, or the error in the position.

@@ -8,8 +8,10 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
+use crate::protocol::dialect::Dialect;
 use crate::search::{Game, GameResult, MoveList, Player};
 use crate::tools::matches::clock::SearchLimits;
+use crate::tools::matches::config::parse_tc;
 use crate::tools::matches::engine::{EngineConfig, EngineProcess};
 use crate::tools::matches::engine_side::ask_engine;
 use crate::tools::matches::openings::Opening;
@@ -28,6 +30,87 @@ pub struct PlayConfig {
     pub human: Player,
     /// The engine, with its limits per move.
     pub engine: EngineConfig,
+}
+
+/// `cutoff play`: the engine's limits, the person's side and the engine.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Clock for the engine, `[moves/]base+inc` in seconds (e.g. `5+0.1`).
+    #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+    pub tc: Option<String>,
+    /// Fixed search depth for the engine.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Fixed time per engine move in ms (default 1000 when no limit is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Which side you play.
+    #[arg(long, default_value = "first", value_parser = ["first", "second"])]
+    pub human: String,
+    /// Engine command line (default: this program, over UGI).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Protocol of `--engine`: ugi, uci or uai (Ataxx only).
+    #[arg(long, default_value = "ugi", value_parser = ["ugi", "uci", "uai"])]
+    pub proto: String,
+}
+
+impl PlayArgs {
+    /// Plays the game with stdin as the person's input; the error is a usage or start-up
+    /// error (exit status 2), whatever the end of a game that was played.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let config = self.config(game)?;
+        run(&config, Box::new(std::io::stdin().lock())).map(|_| ())
+    }
+
+    /// The game these arguments describe.
+    fn config(&self, game: GameKind) -> Result<PlayConfig, String> {
+        let mut limits = match self.tc.as_deref().map(parse_tc).transpose() {
+            Ok(limits) => limits.unwrap_or_default(),
+            Err(e) => return Err(format!("--tc: {e}")),
+        };
+        limits.depth = self.depth;
+        limits.movetime_ms = self.movetime;
+        if self.tc.is_none() && self.depth.is_none() && self.movetime.is_none() {
+            limits.movetime_ms = Some(1000);
+        }
+        let (cmd, args) = match &self.engine {
+            Some(line) => {
+                let mut words = line.split_whitespace().map(str::to_string);
+                let Some(cmd) = words.next() else {
+                    return Err("--engine is empty".to_string());
+                };
+                (cmd, words.collect())
+            }
+            None => match std::env::current_exe() {
+                Ok(exe) => (
+                    exe.to_string_lossy().into_owned(),
+                    vec!["--game".to_string(), game.name().to_string()],
+                ),
+                Err(e) => return Err(format!("cannot find this program: {e}")),
+            },
+        };
+        let name = std::path::Path::new(&cmd)
+            .file_name()
+            .map_or(cmd.clone(), |n| n.to_string_lossy().into_owned());
+        Ok(PlayConfig {
+            game,
+            human: if self.human == "second" {
+                Player::Second
+            } else {
+                Player::First
+            },
+            engine: EngineConfig {
+                name,
+                cmd,
+                args,
+                dir: None,
+                proto: Dialect::from_name(&self.proto).unwrap_or(Dialect::Ugi),
+                options: Vec::new(),
+                limits,
+            },
+        })
+    }
 }
 
 /// Plays one game, reading the person's input from `input` and writing to stdout;

@@ -234,27 +234,44 @@ impl<G: Game> Solver<G> {
     }
 }
 
-/// What the `solve` command was asked.
-#[derive(Clone, Debug, Default)]
+/// What the `solve` command was asked (its arguments).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct SolveOptions {
-    /// Start position (default: the game's start).
+    /// Start from this position instead of the start position.
+    #[arg(long)]
     pub fen: Option<String>,
-    /// Moves played from the start position.
+    /// Moves to play first, space-separated, in the game's notation.
+    #[arg(long, default_value = "")]
     pub moves: String,
-    /// A file of positions to solve instead (one per line).
+    /// Solve every position of this file: one FEN or move sequence per line.
+    #[arg(long)]
     pub file: Option<String>,
-    /// Connect Four only: the file is in Pascal Pons' format; verify every score.
+    /// Connect Four: the file is in Pascal Pons' format ("<columns> <score>"); verify
+    /// every score and report mean time, mean nodes and positions per second.
+    #[arg(long, requires = "file")]
     pub check: bool,
-    /// Solve only the first this many lines of the file.
+    /// Solve only the first N positions of the file.
+    #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Node budget per position.
+    /// Node budget per position; the value is `unknown` when it runs out.
+    #[arg(long)]
     pub nodes: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (a fresh table for each position).
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
     pub hash_mb: usize,
-    /// Only win, draw or loss for each value (no distances).
+    /// Only win, draw or loss for each value, no distances (faster in Connect Four).
+    #[arg(long, conflicts_with = "check")]
     pub weak: bool,
-    /// Threads for the values of the root moves (Connect Four; the others use one).
+    /// Threads solving the root moves side by side (Connect Four; a mirror image once).
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
+}
+
+impl SolveOptions {
+    /// Runs the `solve` command for `kind`: the report on stdout, progress on stderr.
+    pub fn run(&self, kind: GameKind) -> Result<(), String> {
+        run_command(kind, self, &mut std::io::stdout(), &mut std::io::stderr())
+    }
 }
 
 /// Runs the `solve` command for `kind`, writing its report to `out` and progress lines to

@@ -262,34 +262,9 @@ const COLOURS: [&str; 4] = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4"];
 
 /// An SVG line chart of nodes (log scale) against depth, one line per series.
 pub fn svg_chart(title: &str, names: &[&str], series: &[Vec<u64>]) -> String {
-    let (width, height) = (760.0, 460.0);
-    let (left, right, top, bottom) = (80.0, 20.0, 50.0, 60.0);
-    let plot_w = width - left - right;
-    let plot_h = height - top - bottom;
-    let depths = series.iter().map(Vec::len).max().unwrap_or(1).max(1);
-    let max = series.iter().flatten().copied().max().unwrap_or(1).max(1);
-    let min = series
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|&n| n > 0)
-        .min()
-        .unwrap_or(1);
-    let low_decade = (min as f64).log10().floor() as i32;
-    let high_decade = ((max as f64).log10().ceil() as i32).max(low_decade + 1);
-    let x = |d: usize| {
-        if depths == 1 {
-            left + plot_w / 2.0
-        } else {
-            left + plot_w * (d as f64) / (depths - 1) as f64
-        }
-    };
-    let y = |n: u64| {
-        let v = (n.max(1) as f64).log10();
-        top + plot_h * (f64::from(high_decade) - v) / f64::from(high_decade - low_decade)
-    };
-
+    let frame = Frame::new(series);
     let mut svg = String::new();
+    let (width, height) = (frame.width, frame.height);
     let _ = writeln!(
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
@@ -301,87 +276,163 @@ pub fn svg_chart(title: &str, names: &[&str], series: &[Vec<u64>]) -> String {
         width / 2.0,
         escape(title)
     );
-    // Axes, decade grid lines and labels.
-    for decade in low_decade..=high_decade {
-        let gy =
-            top + plot_h * f64::from(high_decade - decade) / f64::from(high_decade - low_decade);
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" y1=\"{gy:.1}\" x2=\"{:.1}\" y2=\"{gy:.1}\" stroke=\"#ddd\"/>",
-            left + plot_w
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">1e{decade}</text>"#,
-            left - 6.0,
-            gy + 4.0
-        );
-    }
-    for d in 0..depths {
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            x(d),
-            top + plot_h + 18.0,
-            d + 1
-        );
-    }
-    let _ = writeln!(
-        svg,
-        r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">search depth (plies)</text>"#,
-        left + plot_w / 2.0,
-        height - 18.0
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">nodes visited (log scale)</text>"#,
-        top + plot_h / 2.0,
-        top + plot_h / 2.0
-    );
-    // One line with markers per series, then the legend.
-    for (i, values) in series.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let points: Vec<String> = values
+    frame.axes(&mut svg);
+    frame.lines(&mut svg, series);
+    frame.legend(&mut svg, names);
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The chart's geometry: its size, the plot area, the depths and the decades of nodes
+/// shown.
+struct Frame {
+    width: f64,
+    height: f64,
+    left: f64,
+    top: f64,
+    plot_w: f64,
+    plot_h: f64,
+    depths: usize,
+    low_decade: i32,
+    high_decade: i32,
+}
+
+impl Frame {
+    /// The frame that shows every value of `series`.
+    fn new(series: &[Vec<u64>]) -> Frame {
+        let (width, height) = (760.0, 460.0);
+        let (left, right, top, bottom) = (80.0, 20.0, 50.0, 60.0);
+        let depths = series.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        let max = series.iter().flatten().copied().max().unwrap_or(1).max(1);
+        let min = series
             .iter()
-            .enumerate()
-            .map(|(d, &n)| format!("{:.1},{:.1}", x(d), y(n)))
-            .collect();
-        let _ = writeln!(
-            svg,
-            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
-            points.join(" ")
-        );
-        for point in &points {
-            let (px, py) = point.split_once(',').unwrap_or(("0", "0"));
+            .flatten()
+            .copied()
+            .filter(|&n| n > 0)
+            .min()
+            .unwrap_or(1);
+        let low_decade = (min as f64).log10().floor() as i32;
+        let high_decade = ((max as f64).log10().ceil() as i32).max(low_decade + 1);
+        Frame {
+            width,
+            height,
+            left,
+            top,
+            plot_w: width - left - right,
+            plot_h: height - top - bottom,
+            depths,
+            low_decade,
+            high_decade,
+        }
+    }
+
+    /// The horizontal position of depth index `d`.
+    fn x(&self, d: usize) -> f64 {
+        if self.depths == 1 {
+            self.left + self.plot_w / 2.0
+        } else {
+            self.left + self.plot_w * (d as f64) / (self.depths - 1) as f64
+        }
+    }
+
+    /// The vertical position of `n` nodes (log scale).
+    fn y(&self, n: u64) -> f64 {
+        let v = (n.max(1) as f64).log10();
+        self.top
+            + self.plot_h * (f64::from(self.high_decade) - v)
+                / f64::from(self.high_decade - self.low_decade)
+    }
+
+    /// Axes, decade grid lines and labels.
+    fn axes(&self, svg: &mut String) {
+        let (left, top, plot_w, plot_h) = (self.left, self.top, self.plot_w, self.plot_h);
+        let (low_decade, high_decade) = (self.low_decade, self.high_decade);
+        for decade in low_decade..=high_decade {
+            let gy = top
+                + plot_h * f64::from(high_decade - decade) / f64::from(high_decade - low_decade);
             let _ = writeln!(
                 svg,
-                r#"<circle cx="{px}" cy="{py}" r="3" fill="{colour}"/>"#
+                "<line x1=\"{left}\" y1=\"{gy:.1}\" x2=\"{:.1}\" y2=\"{gy:.1}\" stroke=\"#ddd\"/>",
+                left + plot_w
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">1e{decade}</text>"#,
+                left - 6.0,
+                gy + 4.0
+            );
+        }
+        for d in 0..self.depths {
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                self.x(d),
+                top + plot_h + 18.0,
+                d + 1
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">search depth (plies)</text>"#,
+            left + plot_w / 2.0,
+            self.height - 18.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">nodes visited (log scale)</text>"#,
+            top + plot_h / 2.0,
+            top + plot_h / 2.0
+        );
+    }
+
+    /// One line with markers per series.
+    fn lines(&self, svg: &mut String, series: &[Vec<u64>]) {
+        for (i, values) in series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let points: Vec<String> = values
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| format!("{:.1},{:.1}", self.x(d), self.y(n)))
+                .collect();
+            let _ = writeln!(
+                svg,
+                r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+                points.join(" ")
+            );
+            for point in &points {
+                let (px, py) = point.split_once(',').unwrap_or(("0", "0"));
+                let _ = writeln!(
+                    svg,
+                    r#"<circle cx="{px}" cy="{py}" r="3" fill="{colour}"/>"#
+                );
+            }
+        }
+    }
+
+    /// The legend: each series' colour and name.
+    fn legend(&self, svg: &mut String, names: &[&str]) {
+        for (i, name) in names.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let ly = self.top + 16.0 + 18.0 * i as f64;
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"/>"#,
+                self.left + 12.0,
+                self.left + 36.0
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+                self.left + 42.0,
+                ly + 4.0,
+                escape(name)
             );
         }
     }
-    for (i, name) in names.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let ly = top + 16.0 + 18.0 * i as f64;
-        let _ = writeln!(
-            svg,
-            r#"<line x1="{:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"/>"#,
-            left + 12.0,
-            left + 36.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
-            left + 42.0,
-            ly + 4.0,
-            escape(name)
-        );
-    }
-    svg.push_str("</svg>\n");
-    svg
 }
 
 fn escape(text: &str) -> String {
@@ -390,25 +441,40 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// What the `tree-stats` command was asked.
-#[derive(Clone, Debug, Default)]
+/// What the `tree-stats` command was asked (its arguments).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct TreeStatsOptions {
-    /// Start position (default: the game's start).
+    /// Start from this position instead of the start position.
+    #[arg(long)]
     pub fen: Option<String>,
-    /// Moves played from the start position.
+    /// Moves to play first, space-separated, in the game's notation.
+    #[arg(long, default_value = "")]
     pub moves: String,
     /// Search depth (default: to the end of the game).
+    #[arg(long)]
     pub depth: Option<u32>,
-    /// Measure every position this many plies further instead, plus their total.
+    /// Measure every position K plies further (one per move sequence) and their total.
+    #[arg(long, value_name = "K")]
     pub stones: Option<u32>,
-    /// With `stones`: one table per position as well as the total.
+    /// With --stones: print a table for each position too.
+    #[arg(long)]
     pub each: bool,
-    /// CSV instead of tables.
+    /// Print CSV instead of tables.
+    #[arg(long)]
     pub csv: bool,
-    /// Write an SVG chart of nodes per depth to this file.
+    /// Write an SVG chart of nodes per depth (log scale) to this file.
+    #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
     /// Transposition table size in MiB.
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 16)]
     pub hash_mb: usize,
+}
+
+impl TreeStatsOptions {
+    /// Runs the `tree-stats` command for `kind`, printing the report.
+    pub fn run(&self, kind: GameKind) -> Result<(), String> {
+        run_command(kind, self, &mut std::io::stdout())
+    }
 }
 
 /// Deepest full-depth search the command starts without an explicit `--depth` (plain

@@ -19,6 +19,7 @@
 //! game as it finishes, and stops the workers when the SPRT decides or on Ctrl-C.
 
 pub mod adjudication;
+pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod engine;

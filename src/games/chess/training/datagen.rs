@@ -25,6 +25,8 @@
 //! continued with `first_game` set to the number of games already played.
 
 use bulletformat::{BulletFormat, ChessBoard};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
 use cozy_chess::{Board, Color, Piece};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -62,28 +64,50 @@ pub enum DataFormat {
     Bullet,
 }
 
-/// Settings of a data generation run.
-#[derive(Clone, Debug)]
+impl DataFormat {
+    /// Reads `text` or `bullet` on the command line.
+    fn parser() -> impl TypedValueParser<Value = DataFormat> {
+        PossibleValuesParser::new(["text", "bullet"]).map(|name| {
+            if name == "bullet" {
+                DataFormat::Bullet
+            } else {
+                DataFormat::Text
+            }
+        })
+    }
+}
+
+/// Settings of a data generation run (the options of `cutoff datagen`).
+#[derive(Args, Clone, Debug)]
 pub struct DatagenOptions {
     /// Games to play.
+    #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// Number of the first game (earlier games were played by a previous run).
+    /// Number of the first game: continue a run that played this many games.
+    #[arg(long, default_value_t = 0)]
     pub first_game: usize,
     /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
-    /// Worker threads (games are played in parallel, one search thread each).
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Random legal plies played after the book line: at least the first, at most the
-    /// second (each game draws its number from its seed).
+    /// Random legal plies after the book line: `N`, or `A-B` for A to B (per game).
+    // At least the first, at most the second; each game draws its number from its seed.
+    #[arg(long, default_value = "4", value_parser = parse_range)]
     pub random_plies: (usize, usize),
-    /// How positions are written.
+    /// Output format: `text` (FEN;result, for tune) or `bullet` (32-byte records).
+    #[arg(long, default_value = "text", value_parser = DataFormat::parser())]
     pub format: DataFormat,
-    /// Seed of the whole run.
+    /// Seed: the output depends only on the arguments.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Transposition table per worker, MiB.
+    #[arg(skip = 16_usize)]
     pub hash_mb: usize,
     /// The network that evaluates in the self-play searches; `None`: the hand-crafted
     /// evaluation.
+    #[arg(skip)]
     pub net: Option<Arc<Network>>,
 }
 
@@ -187,6 +211,47 @@ pub fn play_game(
     options: &DatagenOptions,
     pool: &mut ThreadPool<Chess>,
 ) -> GameRecord {
+    // Step 1. The opening: a book line (if any), then random legal plies.
+    let mut game = opening(index, book, options);
+    // Step 2. Self-play.
+    pool.new_game();
+    let limits = Limits::nodes(options.nodes.max(1));
+    let mut positions = Vec::new();
+    let mut adjudication = Adjudication::default();
+    let mut plies = 0;
+    let result = loop {
+        if let Some(end) = game.game_end() {
+            break white_score(end.result);
+        }
+        if plies >= MAX_PLIES {
+            break 0.5;
+        }
+        let search = pool.search(&game, &limits, &[]);
+        let Some(best) = search.best else {
+            break 0.5;
+        };
+        if let Some(result) = adjudication.verdict(game.side_to_move(), search.score, plies) {
+            break result;
+        }
+        if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(&game) {
+            positions.push(Sample {
+                board: game.board().clone(),
+                score: search.score,
+            });
+        }
+        game.make_move(best);
+        plies += 1;
+    };
+    GameRecord {
+        positions,
+        result,
+        plies,
+    }
+}
+
+/// The opening of game number `index`: a book line (if any), then random legal plies, drawn
+/// from the game's own seed; the position comes with a fresh history.
+fn opening(index: usize, book: &[Vec<String>], options: &DatagenOptions) -> Chess {
     let mut rng = SplitMix::new(
         options
             .seed
@@ -200,7 +265,6 @@ pub fn play_game(
         net: options.net.clone(),
     };
     let mut game = Chess::start(&variant);
-    // Step 1. The opening: a book line (if any), then random legal plies.
     if !book.is_empty() {
         for text in &book[rng.below(book.len())] {
             match game.parse_move(text) {
@@ -218,76 +282,48 @@ pub fn play_game(
         game.make_move(moves[rng.below(moves.len())]);
     }
     // A fresh position history, so that the book's moves do not linger in the key stack.
-    let mut game = match Chess::from_fen(&variant, &game.to_fen()) {
+    match Chess::from_fen(&variant, &game.to_fen()) {
         Ok(fresh) => fresh,
         Err(_) => Chess::start(&variant),
-    };
+    }
+}
 
-    // Step 2. Self-play.
-    pool.new_game();
-    let limits = Limits::nodes(options.nodes.max(1));
-    let mut positions = Vec::new();
-    let mut streak: (Option<Player>, usize) = (None, 0);
-    let mut level_plies = 0;
-    let mut plies = 0;
-    let result = loop {
-        if let Some(end) = game.game_end() {
-            break white_score(end.result);
-        }
-        if plies >= MAX_PLIES {
-            break 0.5;
-        }
-        let search = pool.search(&game, &limits, &[]);
-        let Some(best) = search.best else {
-            break 0.5;
-        };
-        let mover = game.side_to_move();
-        if is_mate(search.score) {
-            break win_for(if search.score > 0 {
-                mover
-            } else {
-                mover.other()
-            });
+/// What the scores of a self-play game have shown so far, for ending it early.
+#[derive(Default)]
+struct Adjudication {
+    /// The side whose score has stayed beyond [`WIN_SCORE`], and for how many plies.
+    streak: (Option<Player>, usize),
+    /// Plies in a row with the score within [`DRAW_SCORE`].
+    level_plies: usize,
+}
+
+impl Adjudication {
+    /// White's result if the search's `score` (for `mover`, at ply `plies`) ends the game:
+    /// a mate score, a lasting large score or a lasting level score.
+    fn verdict(&mut self, mover: Player, score: i32, plies: usize) -> Option<f64> {
+        let leader = if score > 0 { mover } else { mover.other() };
+        if is_mate(score) {
+            return Some(win_for(leader));
         }
         // Adjudication by a lasting large score.
-        if search.score.abs() >= WIN_SCORE {
-            let leader = if search.score > 0 {
-                mover
-            } else {
-                mover.other()
-            };
-            streak = match streak {
+        if score.abs() >= WIN_SCORE {
+            self.streak = match self.streak {
                 (Some(p), n) if p == leader => (Some(p), n + 1),
                 _ => (Some(leader), 1),
             };
-            if streak.1 >= WIN_PLIES {
-                break win_for(leader);
+            if self.streak.1 >= WIN_PLIES {
+                return Some(win_for(leader));
             }
         } else {
-            streak = (None, 0);
+            self.streak = (None, 0);
         }
         // Adjudication of a lasting level score as a draw.
-        level_plies = if search.score.abs() <= DRAW_SCORE {
-            level_plies + 1
+        self.level_plies = if score.abs() <= DRAW_SCORE {
+            self.level_plies + 1
         } else {
             0
         };
-        if plies >= DRAW_FROM_PLY && level_plies >= DRAW_PLIES {
-            break 0.5;
-        }
-        if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(&game) {
-            positions.push(Sample {
-                board: game.board().clone(),
-                score: search.score,
-            });
-        }
-        game.make_move(best);
-        plies += 1;
-    };
-    GameRecord {
-        positions,
-        result,
-        plies,
+        (plies >= DRAW_FROM_PLY && self.level_plies >= DRAW_PLIES).then_some(0.5)
     }
 }
 
@@ -415,6 +451,25 @@ pub fn run(
     })
 }
 
+/// Reads `N` as (N, N) and `A-B` as (A, B).
+pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected N or A-B, got '{text}'"))
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("empty range '{text}'"));
+            }
+            Ok((a, b))
+        }
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,6 +492,14 @@ mod tests {
         let mut out = Vec::new();
         let summary = run(options, book, &mut out, &mut |_| {}).unwrap();
         (out, summary)
+    }
+
+    #[test]
+    fn random_plies_read_a_number_or_a_range() {
+        assert_eq!(parse_range("4"), Ok((4, 4)));
+        assert_eq!(parse_range(" 2-6"), Ok((2, 6)));
+        assert!(parse_range("6-2").is_err());
+        assert!(parse_range("x").is_err());
     }
 
     #[test]

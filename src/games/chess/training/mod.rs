@@ -2,8 +2,9 @@
 //! against itself and writes labelled positions, `cutoff tune` fits the hand-crafted
 //! evaluation's weights to them, `cutoff train` trains an NNUE network on them. All are
 //! chess-only, so they live with the evaluation they train. `cutoff data` shuffles and
-//! converts the records ([`records`]).
+//! converts the records ([`records`]). Their command lines are in [`cli`].
 
+pub mod cli;
 pub mod datagen;
 pub mod records;
 pub mod train;

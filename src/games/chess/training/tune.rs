@@ -20,6 +20,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use clap::Args;
 use cozy_chess::Board;
 
 use crate::games::chess::eval::{
@@ -197,20 +198,26 @@ fn gradient(entries: &[Entry], params: &[f64], k: f64, threads: usize) -> Vec<f6
     total
 }
 
-/// Settings of a tuning run.
-#[derive(Clone, Debug)]
+/// Settings of a tuning run (the options of `cutoff tune`).
+#[derive(Args, Clone, Debug)]
 pub struct TuneSettings {
-    /// Full passes over the data (Adam steps).
+    /// Adam steps (full passes over the data).
+    #[arg(long, default_value_t = 1000)]
     pub iterations: usize,
-    /// Adam step size, centipawns.
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
     /// Threads for the gradient.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Report the error every this many iterations (0: never).
+    #[arg(skip = 50_usize)]
     pub report_every: usize,
-    /// L2 penalty per squared centipawn of distance from the starting weights.
+    /// L2 penalty per squared centipawn of distance from the current weights.
+    #[arg(long, default_value_t = 0.0)]
     pub regularization: f64,
-    /// Fraction of the positions (the last ones) held out for validation.
+    /// Fraction of the positions (the last ones: whole games) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
 }
 

@@ -1453,7 +1453,7 @@ impl<G: Game> Searcher<G> {
     /// it is better than two plies before.
     fn static_evaluation(
         &mut self,
-        game: &G,
+        game: &mut G,
         ply: usize,
         in_check: bool,
         hit: Option<&TtEntry>,
@@ -1462,7 +1462,7 @@ impl<G: Game> Searcher<G> {
         let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
         let raw = (uses_static_eval && !in_check).then(|| {
             hit.and_then(|hit| hit.eval)
-                .unwrap_or_else(|| game.evaluate())
+                .unwrap_or_else(|| game.evaluate_mut())
         });
         let corrected = raw.map(|eval| self.corrected(game, eval));
         self.static_evals[ply] = corrected;
@@ -1875,7 +1875,7 @@ impl<G: Game> Searcher<G> {
         if !in_check {
             let eval = hit
                 .and_then(|hit| hit.eval)
-                .unwrap_or_else(|| game.evaluate());
+                .unwrap_or_else(|| game.evaluate_mut());
             raw_eval = Some(eval);
             let corrected = self.corrected(game, eval);
             let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));

@@ -1,6 +1,7 @@
-//! NNUE inference costs per call: the incremental accumulator update (push + pop), the
-//! output layer, and make + evaluate + unmake of a chess move with the net against the same
-//! with the hand-crafted evaluation.
+//! NNUE inference costs per call: the incremental accumulator update (push + update + pop),
+//! the output layer, and make + evaluate + unmake of a chess move with the net against the
+//! same with the hand-crafted evaluation; then make + unmake without evaluating, with the
+//! net (lazy accumulators: nothing computed) and on a rules-only copy (perft).
 //!
 //! `cargo bench --bench nnue [-- NET]`: a net file, or the built-in net.
 
@@ -46,6 +47,7 @@ fn main() {
     let mut state = NnueState::new(Arc::clone(&net), game.board());
     let update = time(|i| {
         state.push_move(game.board(), moves[i % moves.len()]);
+        state.update();
         state.pop();
     });
     let output = time(|_| {
@@ -55,8 +57,19 @@ fn main() {
     let nnue = time(|i| {
         let mv = moves[i % moves.len()];
         with_net.make_move(mv);
-        black_box(with_net.evaluate());
+        black_box(with_net.evaluate_mut());
         with_net.unmake_move(mv);
+    });
+    let unevaluated = time(|i| {
+        let mv = moves[i % moves.len()];
+        with_net.make_move(mv);
+        with_net.unmake_move(mv);
+    });
+    let mut rules_only = game.rules_only();
+    let rules = time(|i| {
+        let mv = moves[i % moves.len()];
+        rules_only.make_move(mv);
+        rules_only.unmake_move(mv);
     });
     let hand_crafted = ChessVariant {
         chess960: false,
@@ -69,8 +82,10 @@ fn main() {
         black_box(plain.evaluate());
         plain.unmake_move(mv);
     });
-    println!("accumulator push + pop      {update:7.1} ns");
-    println!("output layer                {output:7.1} ns");
-    println!("make + evaluate + unmake    {nnue:7.1} ns with the net");
-    println!("make + evaluate + unmake    {hce:7.1} ns with the HCE");
+    println!("accumulator push + update + pop {update:7.1} ns");
+    println!("output layer                    {output:7.1} ns");
+    println!("make + evaluate + unmake        {nnue:7.1} ns with the net");
+    println!("make + evaluate + unmake        {hce:7.1} ns with the HCE");
+    println!("make + unmake, not evaluated    {unevaluated:7.1} ns with the net (lazy)");
+    println!("make + unmake, rules only       {rules:7.1} ns (perft)");
 }

@@ -241,6 +241,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn make_move(&mut self, mv: Self::Move);
     /// Takes back `mv`, which must be the last move played.
     fn unmake_move(&mut self, mv: Self::Move);
+    /// A copy of this position for play by the rules alone (perft): it need not evaluate,
+    /// so a game whose `make_move` keeps evaluation state up to date (chess's NNUE
+    /// accumulators) leaves that state out. The default is a plain clone.
+    fn rules_only(&self) -> Self {
+        self.clone()
+    }
     /// `Some` when the game is over in this position, from the side to move's view.
     /// The search asks this at every node; referees ask [`Game::game_end`].
     fn outcome(&self) -> Option<Outcome>;
@@ -266,6 +272,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Static evaluation in centipawn-like units, from the side to move's view.
     /// Must stay well inside `±MAX_EVAL` (see `search::score`).
     fn evaluate(&self) -> i32;
+    /// [`Game::evaluate`] as the search asks it, free to bring evaluation state up to date
+    /// on the way (chess computes its NNUE accumulators lazily here); the same value.
+    fn evaluate_mut(&mut self) -> i32 {
+        self.evaluate()
+    }
     /// A 64-bit key of the position (and everything that decides its value).
     fn hash(&self) -> u64;
 

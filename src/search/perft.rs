@@ -5,8 +5,15 @@ use std::time::{Duration, Instant};
 
 use super::game::{Game, MoveList};
 
-/// Number of leaf positions exactly `depth` plies from `game`.
+/// Number of leaf positions exactly `depth` plies from `game`, counted on a
+/// [`Game::rules_only`] copy: nothing is evaluated, so no evaluation state is kept up to date
+/// (`game` itself is left as it was).
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
+    count(&mut game.rules_only(), depth)
+}
+
+/// [`perft`] on the position itself (already a rules-only copy).
+fn count<G: Game>(game: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -18,23 +25,25 @@ pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     let mut total = 0;
     for mv in moves {
         game.make_move(mv);
-        total += perft(game, depth - 1);
+        total += count(game, depth - 1);
         game.unmake_move(mv);
     }
     total
 }
 
-/// Leaf counts below each root move (in the game's notation), in generation order.
-pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
+/// Leaf counts below each root move (in the game's notation), in generation order, counted
+/// like [`perft`] on a rules-only copy of `game`.
+pub fn perft_divide<G: Game>(game: &G, depth: u32) -> Vec<(String, u64)> {
+    let mut game = game.rules_only();
     let mut moves = MoveList::new();
     game.generate_moves(&mut moves);
     let mut counts = Vec::with_capacity(moves.len());
     for mv in moves {
         let name = game.format_move(mv);
         game.make_move(mv);
-        let count = perft(game, depth.saturating_sub(1));
+        let leaves = count(&mut game, depth.saturating_sub(1));
         game.unmake_move(mv);
-        counts.push((name, count));
+        counts.push((name, leaves));
     }
     counts
 }
@@ -55,8 +64,7 @@ impl PerftDivide {
     pub fn run<G: Game>(root: &G, depth: u32) -> PerftDivide {
         let started = Instant::now();
         let depth = depth.max(1);
-        let mut game = root.clone();
-        let counts = perft_divide(&mut game, depth);
+        let counts = perft_divide(root, depth);
         PerftDivide {
             depth,
             counts,

@@ -5,8 +5,9 @@
 //! key history for repetition draws, the fifty-move and insufficient-material rules, a
 //! static exchange evaluator and capture ordering. The variant carries the NNUE network
 //! that evaluates ([`nnue`]; by default the one built into the binary), whose accumulators
-//! follow make/unmake; without one, the hand-crafted evaluation in [`eval`] (its tuned
-//! weights in [`weights`]) evaluates.
+//! follow make/unmake, computed lazily when a position is evaluated; without one, the
+//! hand-crafted evaluation in [`eval`] (its tuned weights in [`weights`]) evaluates. Perft
+//! plays on a [`Game::rules_only`] copy, without the net.
 //!
 //! Notation is UCI long algebraic. `cozy-chess` keeps castling internally as "king takes
 //! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the
@@ -93,19 +94,7 @@ pub struct Chess {
 
 impl Clone for Chess {
     fn clone(&self) -> Self {
-        // `Vec::clone` keeps no spare capacity: reserve again so that the search does not
-        // reallocate on its first pushes.
-        let mut stack = Vec::with_capacity(self.stack.len() + STACK_RESERVE);
-        stack.extend_from_slice(&self.stack);
-        let mut keys = Vec::with_capacity(self.keys.len() + STACK_RESERVE);
-        keys.extend_from_slice(&self.keys);
-        Chess {
-            board: self.board.clone(),
-            variant: self.variant.clone(),
-            stack,
-            keys,
-            nnue: self.nnue.clone(),
-        }
+        self.clone_with(self.nnue.clone())
     }
 }
 
@@ -122,6 +111,22 @@ impl Chess {
             board,
             variant,
             stack: Vec::with_capacity(STACK_RESERVE),
+            keys,
+            nnue,
+        }
+    }
+
+    /// A copy with the accumulators `nnue`. `Vec::clone` keeps no spare capacity: the
+    /// stacks are reserved again so that the search does not reallocate on its first pushes.
+    fn clone_with(&self, nnue: Option<nnue::NnueState>) -> Chess {
+        let mut stack = Vec::with_capacity(self.stack.len() + STACK_RESERVE);
+        stack.extend_from_slice(&self.stack);
+        let mut keys = Vec::with_capacity(self.keys.len() + STACK_RESERVE);
+        keys.extend_from_slice(&self.keys);
+        Chess {
+            board: self.board.clone(),
+            variant: self.variant.clone(),
+            stack,
             keys,
             nnue,
         }
@@ -492,6 +497,13 @@ impl Game for Chess {
         }
     }
 
+    /// The position without its net: moves then update no accumulator (perft).
+    fn rules_only(&self) -> Self {
+        let mut copy = self.clone_with(None);
+        copy.variant.net = None;
+        copy
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.rule_end().map(|(outcome, _)| outcome)
     }
@@ -501,8 +513,20 @@ impl Game for Chess {
             .map(|(outcome, reason)| GameEnd::new(outcome, self.side_to_move(), reason))
     }
 
+    /// With a net, from the current accumulator if it is computed, else from scratch (the
+    /// search asks [`Game::evaluate_mut`], which computes it).
     fn evaluate(&self) -> i32 {
         match &self.nnue {
+            Some(nnue) => nnue
+                .evaluate_computed(self.board.side_to_move())
+                .unwrap_or_else(|| nnue.network().evaluate(&self.board)),
+            None => evaluate_board(&self.board),
+        }
+    }
+
+    /// With a net, brings the accumulators up to date (lazily: only now) and evaluates.
+    fn evaluate_mut(&mut self) -> i32 {
+        match &mut self.nnue {
             Some(nnue) => nnue.evaluate(self.board.side_to_move()),
             None => evaluate_board(&self.board),
         }
@@ -896,6 +920,18 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             &[21, 528, 12_189],
         );
+    }
+
+    #[test]
+    fn perft_plays_without_the_net() {
+        let mut game = Chess::start(&ChessVariant::default());
+        assert!(game.nnue().is_some());
+        let rules = game.rules_only();
+        assert!(rules.nnue().is_none() && rules.variant().net.is_none());
+        assert_eq!(rules.board(), game.board());
+        assert_eq!(crate::search::perft::perft(&mut game, 3), 8902);
+        assert_eq!(game.nnue().map(nnue::NnueState::positions), Some(1));
+        assert!(game.stack.is_empty());
     }
 
     /// Walks the tree checking that unmake restores the board and the key history.

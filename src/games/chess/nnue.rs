@@ -1,5 +1,6 @@
 //! NNUE evaluation: a `(768 -> N)x2 -> 1` perspective network in bullet's simple quantised
-//! layout, with accumulators updated incrementally on make/unmake.
+//! layout, with accumulators updated incrementally and lazily: make/unmake record what
+//! changed, and a position's accumulator is computed when it is evaluated.
 //!
 //! # Inputs
 //!
@@ -438,7 +439,7 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
 };
 
 /// Features a move adds and removes, for one perspective at a time.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct Changes {
     /// (colour, piece, square) placed.
     added: ArrayVec<(Color, Piece, Square), 2>,
@@ -487,16 +488,34 @@ fn changes(board: &Board, mv: Move) -> Changes {
 }
 
 /// A network with a stack of accumulators, one per position from the root to the current
-/// one: White's half then Black's, `2 N` values each, in one preallocated vector.
+/// one: White's half then Black's, `2 N` values each, in one preallocated vector. They are
+/// brought up to date lazily: a move only records the features it changes, and a position's
+/// accumulator is computed when it is evaluated ([`NnueState::evaluate`]), from its last
+/// computed ancestor's, so that positions never evaluated cost no update.
 #[derive(Debug)]
 pub struct NnueState {
     net: Arc<Network>,
+    /// The accumulators, `2 N` values per position on the stack (never shrunk: the slots
+    /// above the current position are stale).
     stack: Vec<i16>,
+    /// One per position on the stack, the root first: what the move into it changed and
+    /// whether its accumulator is computed (the root's always is).
+    plies: Vec<Ply>,
+}
+
+/// A position on the accumulator stack.
+#[derive(Clone, Debug, Default)]
+struct Ply {
+    /// The features the move into it changed (none for the root and null moves).
+    changes: Changes,
+    /// Whether its accumulator is up to date.
+    computed: bool,
 }
 
 impl Clone for NnueState {
     fn clone(&self) -> Self {
-        NnueState::with_stack(Arc::clone(&self.net), &self.stack)
+        let live = &self.stack[..self.plies.len() * 2 * self.net.hidden];
+        NnueState::with_stack(Arc::clone(&self.net), live, &self.plies)
     }
 }
 
@@ -507,18 +526,26 @@ impl NnueState {
     /// The state of `board`: one freshly computed accumulator.
     pub fn new(net: Arc<Network>, board: &Board) -> NnueState {
         let width = 2 * net.hidden;
-        let mut state = NnueState::with_stack(net, &[]);
+        let root = Ply {
+            changes: Changes::default(),
+            computed: true,
+        };
+        let mut state = NnueState::with_stack(net, &[], &[root]);
         state.stack.resize(width, 0);
         state.net.refresh(board, &mut state.stack);
         state
     }
 
-    fn with_stack(net: Arc<Network>, stack: &[i16]) -> NnueState {
+    /// A state holding `stack` and `plies`, with room reserved for [`STACK_RESERVE`] more.
+    fn with_stack(net: Arc<Network>, stack: &[i16], plies: &[Ply]) -> NnueState {
         let mut reserved = Vec::with_capacity(stack.len() + STACK_RESERVE * 2 * net.hidden);
         reserved.extend_from_slice(stack);
+        let mut reserved_plies = Vec::with_capacity(plies.len() + STACK_RESERVE);
+        reserved_plies.extend_from_slice(plies);
         NnueState {
             net,
             stack: reserved,
+            plies: reserved_plies,
         }
     }
 
@@ -527,20 +554,73 @@ impl NnueState {
         &self.net
     }
 
-    /// The current accumulator (White's half, then Black's).
-    pub fn current(&self) -> &[i16] {
-        &self.stack[self.stack.len() - 2 * self.net.hidden..]
+    /// The current accumulator (White's half, then Black's), if it is computed: after
+    /// [`NnueState::update`] or [`NnueState::evaluate`].
+    pub fn current(&self) -> Option<&[i16]> {
+        let ply = self.plies.len() - 1;
+        self.plies[ply].computed.then(|| self.slot(ply))
     }
 
-    /// Pushes the accumulator after `mv`, played on `board` (the position before it).
-    pub fn push_move(&mut self, board: &Board, mv: Move) {
+    /// Number of positions on the stack, the root included.
+    pub fn positions(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// The accumulator slot of `ply` (stale unless that ply is computed).
+    fn slot(&self, ply: usize) -> &[i16] {
         let width = 2 * self.net.hidden;
+        &self.stack[ply * width..(ply + 1) * width]
+    }
+
+    /// Records `mv`, played on `board` (the position before it); its accumulator is
+    /// computed when needed.
+    pub fn push_move(&mut self, board: &Board, mv: Move) {
+        self.push(changes(board, mv));
+    }
+
+    /// Records a null move (it changes no feature).
+    pub fn push_null(&mut self) {
+        self.push(Changes::default());
+    }
+
+    fn push(&mut self, changes: Changes) {
+        self.plies.push(Ply {
+            changes,
+            computed: false,
+        });
+        let needed = self.plies.len() * 2 * self.net.hidden;
+        if self.stack.len() < needed {
+            self.stack.resize(needed, 0);
+        }
+    }
+
+    /// Drops the current position (unmake); the root's stays.
+    pub fn pop(&mut self) {
+        if self.plies.len() > 1 {
+            self.plies.pop();
+        }
+    }
+
+    /// Computes the current accumulator, and those of its ancestors back to the last
+    /// computed one.
+    pub fn update(&mut self) {
+        let last = self.plies.len() - 1;
+        let mut first = last;
+        while !self.plies[first].computed {
+            first -= 1;
+        }
+        for ply in first + 1..=last {
+            self.compute(ply);
+        }
+    }
+
+    /// Computes the accumulator of `ply` from its parent's (which must be computed).
+    fn compute(&mut self, ply: usize) {
         let hidden = self.net.hidden;
-        let start = self.stack.len();
-        self.stack.extend_from_within(start - width..);
-        let changes = changes(board, mv);
-        let (parent, child) = self.stack.split_at_mut(start);
-        let parent = &parent[start - width..];
+        let width = 2 * hidden;
+        let (parent, child) = self.stack.split_at_mut(ply * width);
+        let parent = &parent[(ply - 1) * width..];
+        let changes = &self.plies[ply].changes;
         for (half, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
             let range = half * hidden..(half + 1) * hidden;
             let rows = |list: &ArrayVec<(Color, Piece, Square), 2>| {
@@ -557,26 +637,26 @@ impl NnueState {
                 &rows(&changes.removed),
             );
         }
+        self.plies[ply].computed = true;
     }
 
-    /// Pushes a copy of the current accumulator (a null move changes no feature).
-    pub fn push_null(&mut self) {
-        let width = 2 * self.net.hidden;
-        let start = self.stack.len();
-        self.stack.extend_from_within(start - width..);
+    /// The evaluation of the current position for `side_to_move`, its accumulator brought
+    /// up to date first.
+    pub fn evaluate(&mut self, side_to_move: Color) -> i32 {
+        self.update();
+        self.output(self.slot(self.plies.len() - 1), side_to_move)
     }
 
-    /// Drops the current accumulator (unmake); the root's stays.
-    pub fn pop(&mut self) {
-        let width = 2 * self.net.hidden;
-        if self.stack.len() > width {
-            self.stack.truncate(self.stack.len() - width);
-        }
+    /// The evaluation of the current position for `side_to_move` if its accumulator is
+    /// computed.
+    pub fn evaluate_computed(&self, side_to_move: Color) -> Option<i32> {
+        self.current()
+            .map(|accumulator| self.output(accumulator, side_to_move))
     }
 
-    /// The evaluation of the current position for `side_to_move`.
-    pub fn evaluate(&self, side_to_move: Color) -> i32 {
-        let (white, black) = self.current().split_at(self.net.hidden);
+    /// The net's output for `accumulator` (White's half, then Black's).
+    fn output(&self, accumulator: &[i16], side_to_move: Color) -> i32 {
+        let (white, black) = accumulator.split_at(self.net.hidden);
         match side_to_move {
             Color::White => self.net.output(white, black),
             Color::Black => self.net.output(black, white),
@@ -786,17 +866,23 @@ mod incremental_tests {
     use crate::games::chess::{Chess, ChessVariant};
     use crate::search::{Game, MoveList};
 
-    /// Checks the incremental accumulator of `game` against a full refresh.
-    fn check(game: &Chess, what: &str) {
+    /// Checks the incremental accumulator of `game`, brought up to date, against a full
+    /// refresh, and its evaluation before and after (from scratch while it is not computed).
+    fn check(game: &mut Chess, what: &str) {
+        let before = game.evaluate();
+        let eval = game.evaluate_mut();
         let state = game.nnue().expect("a net evaluates");
         let mut fresh = vec![0; 2 * state.network().hidden()];
         state.network().refresh(game.board(), &mut fresh);
-        assert_eq!(state.current(), &fresh[..], "{what}: {}", game.to_fen());
         assert_eq!(
-            game.evaluate(),
-            state.network().evaluate(game.board()),
-            "{what}"
+            state.current(),
+            Some(&fresh[..]),
+            "{what}: {}",
+            game.to_fen()
         );
+        assert_eq!(eval, state.network().evaluate(game.board()), "{what}");
+        assert_eq!(before, eval, "{what}");
+        assert_eq!(game.evaluate(), eval, "{what}");
     }
 
     /// Random games from `fens`, preferring castling, en passant, promotions and captures
@@ -813,7 +899,7 @@ mod incremental_tests {
         for fen in fens {
             for _ in 0..8 {
                 let mut game = Chess::from_fen(&variant, fen).expect("test FEN");
-                check(&game, "root");
+                check(&mut game, "root");
                 let mut played = Vec::new();
                 for _ in 0..120 {
                     let mut moves = MoveList::new();
@@ -855,18 +941,18 @@ mod incremental_tests {
                         seen[k] += 1;
                     }
                     game.make_move(mv);
-                    check(&game, "make");
+                    check(&mut game, "make");
                     if game.null_move_allowed() && rng.below(8) == 0 {
                         game.make_null();
-                        check(&game, "null");
+                        check(&mut game, "null");
                         game.unmake_null();
-                        check(&game, "unmake null");
+                        check(&mut game, "unmake null");
                     }
                     played.push(mv);
                     if rng.below(6) == 0 {
                         let last = played.pop().expect("a move");
                         game.unmake_move(last);
-                        check(&game, "unmake");
+                        check(&mut game, "unmake");
                         game.make_move(last);
                         played.push(last);
                     }
@@ -874,8 +960,10 @@ mod incremental_tests {
                 while let Some(mv) = played.pop() {
                     game.unmake_move(mv);
                 }
-                check(&game, "back at the root");
-                assert_eq!(game.nnue().unwrap().current().len(), 32);
+                check(&mut game, "back at the root");
+                let state = game.nnue().unwrap();
+                assert_eq!(state.current().map(<[i16]>::len), Some(32));
+                assert_eq!(state.positions(), 1);
             }
         }
         seen
@@ -910,6 +998,60 @@ mod incremental_tests {
         assert!(seen[0] > 0, "Chess960 castling: {seen:?}");
     }
 
+    /// Plies whose accumulators wait to be computed.
+    fn pending(game: &Chess) -> usize {
+        let plies = &game.nnue().expect("a net evaluates").plies;
+        plies.iter().rev().take_while(|ply| !ply.computed).count()
+    }
+
+    #[test]
+    fn lazy_accumulators_match_a_full_refresh_after_unevaluated_plies() {
+        let net = Arc::new(random_network(16, Activation::SCReLU, 7));
+        let variant = ChessVariant {
+            chess960: false,
+            net: Some(net),
+        };
+        let mut rng = crate::rng::SplitMix::new(7);
+        let mut longest_catch_up = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            for _ in 0..8 {
+                let mut game = Chess::from_fen(&variant, fen).expect("test FEN");
+                // The moves played (None: a null move), evaluated now and then only.
+                let mut played: Vec<Option<Move>> = Vec::new();
+                for _ in 0..200 {
+                    let mut moves = MoveList::new();
+                    game.generate_moves(&mut moves);
+                    match rng.below(10) {
+                        0..=2 => {
+                            longest_catch_up = longest_catch_up.max(pending(&game));
+                            check(&mut game, "lazy");
+                        }
+                        3..=4 if !played.is_empty() => match played.pop() {
+                            Some(Some(mv)) => game.unmake_move(mv),
+                            _ => game.unmake_null(),
+                        },
+                        5 if game.null_move_allowed() => {
+                            game.make_null();
+                            played.push(None);
+                        }
+                        _ if !moves.is_empty() => {
+                            let mv = moves[rng.below(moves.len())];
+                            game.make_move(mv);
+                            played.push(Some(mv));
+                        }
+                        _ => {}
+                    }
+                }
+                check(&mut game, "lazy at the end");
+            }
+        }
+        assert!(longest_catch_up >= 4, "{longest_catch_up}");
+    }
+
     #[test]
     fn clones_keep_their_accumulators() {
         let net = Arc::new(random_network(8, Activation::CReLU, 9));
@@ -922,8 +1064,8 @@ mod incremental_tests {
             let mv = game.parse_move(text).unwrap();
             game.make_move(mv);
         }
-        let copy = game.clone();
-        check(&copy, "clone");
+        let mut copy = game.clone();
+        check(&mut copy, "clone");
         assert_eq!(copy.evaluate(), game.evaluate());
         // The hand-crafted evaluation when no net is given.
         let plain = Chess::start(&ChessVariant {

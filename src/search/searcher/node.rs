@@ -291,7 +291,7 @@ impl<G: Game> Searcher<G> {
     /// it is better than two plies before.
     fn static_evaluation(
         &mut self,
-        game: &G,
+        game: &mut G,
         ply: usize,
         in_check: bool,
         hit: Option<&TtEntry>,
@@ -300,7 +300,7 @@ impl<G: Game> Searcher<G> {
         let uses_static_eval = pruning.null_move || pruning.reverse_futility || pruning.futility;
         let raw = (uses_static_eval && !in_check).then(|| {
             hit.and_then(|hit| hit.eval)
-                .unwrap_or_else(|| game.evaluate())
+                .unwrap_or_else(|| game.evaluate_mut())
         });
         let corrected = raw.map(|eval| self.corrected(game, eval));
         self.static_evals[ply] = corrected;

@@ -98,10 +98,10 @@ impl<G: Game> Searcher<G> {
     /// Step 3 of [`Searcher::quiescence`], outside check: the standing pat (the static
     /// evaluation, the table's when stored, corrected and refined by the table's bound) and
     /// the game's own evaluation.
-    fn stand_pat(&self, game: &G, hit: Option<&TtEntry>) -> (Score, Option<Score>) {
+    fn stand_pat(&self, game: &mut G, hit: Option<&TtEntry>) -> (Score, Option<Score>) {
         let eval = hit
             .and_then(|hit| hit.eval)
-            .unwrap_or_else(|| game.evaluate());
+            .unwrap_or_else(|| game.evaluate_mut());
         let corrected = self.corrected(game, eval);
         let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));
         (stand_pat, Some(eval))

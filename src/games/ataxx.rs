@@ -40,7 +40,7 @@ use std::fmt::Write;
 use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::search::game::{
-    EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, QUIET_HINT_LIMIT,
+    EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning, QUIET_HINT_LIMIT,
 };
 
 /// Ataxx in the registry.
@@ -60,7 +60,7 @@ pub const INFO: GameInfo = GameInfo {
             "f1 a2 g2 f7 e1 e7 g3 b2 g4 d7 g4e6 f6 d6 g7e5 g3f5 d5 g6 e5g7 e5 g5 g2f4 g6e4",
         ),
     ],
-    bench_depth: 6,
+    bench_depth: 12,
     opening_book: "openings/ataxx.txt",
     match_tc: "2+0.02",
     chess960: false,
@@ -85,6 +85,9 @@ const FILE_G: u64 = repeat_per_rank(1 << (SIDE - 1));
 const CLOCK_LIMIT: u32 = 100;
 /// Value of one stone of difference.
 const STONE_VALUE: i32 = 100;
+/// The share, in percent, of the side to move's best immediate gain that the evaluation
+/// counts.
+const TEMPO_SHARE: i32 = 50;
 /// The square code of a pass in [`AtaxxMove`].
 const PASS_SQUARE: u8 = 63;
 /// Seed of the splitmix64 generator for the Zobrist keys.
@@ -389,6 +392,22 @@ impl Ataxx {
         within_two(self.stones[self.side.index()]) & self.empty() != 0
     }
 
+    /// The stones the side to move gains with its best move, counted as the stone
+    /// difference changes: twice the stones it takes, plus one for a single.
+    fn best_gain(&self) -> i32 {
+        let own = self.stones[self.side.index()];
+        let other = self.stones[self.side.other().index()];
+        let empty = self.empty();
+        let singles = neighbours(own) & empty;
+        let mut best = i32::from(singles != 0);
+        for to in Squares(within_two(own) & empty & neighbours(other)) {
+            let taken = (SINGLES[to] & other).count_ones() as i32;
+            let gain = 2 * taken + i32::from(singles & (1 << to) != 0);
+            best = best.max(gain);
+        }
+        STONE_VALUE * best
+    }
+
     /// Stones the move turns: the opponent's next to the destination.
     fn captures(&self, mv: AtaxxMove) -> u64 {
         if mv.is_pass() {
@@ -620,11 +639,13 @@ impl Game for Ataxx {
             .map(|(outcome, reason)| GameEnd::new(outcome, self.side, reason))
     }
 
-    /// The stone difference from the side to move's view.
+    /// The stone difference from the side to move's view, plus a share of what the side
+    /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
+    /// evaluation swings by several stones between odd and even depths.
     fn evaluate(&self) -> i32 {
         let own = self.stones[self.side.index()].count_ones() as i32;
         let other = self.stones[self.side.other().index()].count_ones() as i32;
-        STONE_VALUE * (own - other)
+        STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100
     }
 
     fn hash(&self) -> u64 {
@@ -651,6 +672,36 @@ impl Game for Ataxx {
             (0, true) => -1,
             _ => QUIET_HINT_LIMIT + gain,
         }
+    }
+
+    /// Null move, reverse futility, futility and late-move pruning, late move reductions
+    /// and internal iterative reductions, each kept on a match (see `docs/ataxx.md`).
+    fn pruning(&self) -> Pruning {
+        Pruning {
+            null_move: true,
+            late_move_reductions: true,
+            internal_reductions: true,
+            reverse_futility: true,
+            futility: true,
+            ..Pruning::default()
+        }
+    }
+
+    /// Passing is sound while the side to move has a move: Ataxx zugzwang needs a board
+    /// so full that a side runs out of moves.
+    fn null_move_allowed(&self) -> bool {
+        self.can_move()
+    }
+
+    /// Hands the turn over; the clocks stay, so the key changes by the side alone.
+    fn make_null(&mut self) {
+        self.side = self.side.other();
+        self.key ^= KEYS.side;
+    }
+
+    fn unmake_null(&mut self) {
+        self.side = self.side.other();
+        self.key ^= KEYS.side;
     }
 
     fn parse_move(&self, text: &str) -> Result<AtaxxMove, GameError> {
@@ -796,7 +847,8 @@ mod tests {
         assert_eq!(fen("x5o/7/7/7/7/7/o5x x 0 1").hash(), start.hash());
         assert_eq!(start.ply(), 0);
         assert_eq!(moves_of(&start).len(), 16);
-        assert_eq!(start.evaluate(), 0);
+        // Level stones; the side to move is owed half of its best move's gain (a single).
+        assert_eq!(start.evaluate(), TEMPO_SHARE * STONE_VALUE / 100);
         assert_eq!(
             start.render(),
             "7 x . . . . . o\n\
@@ -873,6 +925,21 @@ mod tests {
         );
         assert_eq!(position.move_hint(position.parse_move("b2").unwrap()), 1);
         assert_eq!(position.move_hint(position.parse_move("c3a1").unwrap()), -1);
+    }
+
+    #[test]
+    fn the_evaluation_counts_half_the_best_immediate_gain() {
+        // x to move: a single to b6 takes the three o stones around it (a7, b7, c7 are
+        // next to b6): +1 stone and +3 taken, a difference of 7.
+        let position = fen("ooo4/7/x6/7/7/7/7 x 0 1");
+        assert_eq!(position.best_gain(), 7 * STONE_VALUE);
+        assert_eq!(position.evaluate(), -2 * STONE_VALUE + TEMPO_SHARE * 7);
+        // Nothing to take: a single still adds a stone.
+        let quiet = fen("o6/7/7/7/7/7/6x x 0 1");
+        assert_eq!(quiet.best_gain(), STONE_VALUE);
+        // The same board with o to move: the gain is o's.
+        let other = fen("o6/7/7/7/7/7/6x o 0 1");
+        assert_eq!(other.evaluate(), TEMPO_SHARE);
     }
 
     #[test]

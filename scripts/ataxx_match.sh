@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# scripts/ataxx_match.sh NEW OLD LIMIT SEED LOG: a 400-game Ataxx match of NEW against OLD
+# (concurrency 2, openings/ataxx.txt in random order with colours repeated), its exact command
+# first in LOG. LIMIT is nodes=N or tc=B+I; RUNNER is the cutoff that referees.
+set -u
+NEW=$1; OLD=$2; LIMIT=$3; SEED=$4; LOG=$5
+OPEN=$(dirname "$0")/../openings/ataxx.txt
+cmd=(${RUNNER:-target/release/cutoff} match -game ataxx
+  -engine cmd=$NEW "args=--game ataxx" name=new
+  -engine cmd=$OLD "args=--game ataxx" name=old
+  -each proto=ugi $LIMIT option.Hash=16 option.Threads=1
+  -rounds 200 -games 2 -repeat -concurrency 2
+  -openings file=$OPEN format=moves order=random -srand $SEED)
+echo "# ${cmd[*]}" > $LOG
+"${cmd[@]}" >> $LOG 2>&1

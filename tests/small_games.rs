@@ -9,7 +9,9 @@ use cutoff::games::connect4::Connect4;
 use cutoff::games::mnk::{Mnk, MnkVariant};
 use cutoff::search::minimax::minimax;
 use cutoff::search::perft::perft;
-use cutoff::search::{Game, Limits, MoveList, ScoreReport, SearchResult, ThreadPool};
+use cutoff::search::{
+    Game, Limits, MoveList, ScoreReport, SearchFeatures, SearchResult, ThreadPool,
+};
 
 /// Leaf counts from the start position, depths 1..=9 (shared/data/perft-small-games.txt).
 const TICTACTOE_PERFT: [u64; 9] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
@@ -17,6 +19,17 @@ const CONNECT4_PERFT: [u64; 9] = [7, 49, 343, 2401, 16807, 117649, 823536, 56732
 
 fn search<G: Game>(game: &G, limits: &Limits, searchmoves: &[G::Move]) -> SearchResult<G::Move> {
     ThreadPool::<G>::new(16).search(game, limits, searchmoves)
+}
+
+/// The engine's search with every exact part on and the game's value-changing pruning
+/// (Ataxx's null move, reductions and futility) off: it must return minimax values.
+fn exact_search<G: Game>(game: &G, limits: &Limits) -> SearchResult<G::Move> {
+    let mut pool = ThreadPool::<G>::new(16);
+    pool.set_features(SearchFeatures {
+        game_pruning: false,
+        ..SearchFeatures::ALL
+    });
+    pool.search(game, limits, &[])
 }
 
 fn play(game: &mut impl Game, moves: &str) {
@@ -233,7 +246,7 @@ fn check_equivalence<G: Game>(
         let depth = depths[i % depths.len()];
         let mut reference = game.clone();
         let expected = minimax(&mut reference, depth);
-        let result = search(&game, &Limits::depth(depth), &[]);
+        let result = exact_search(&game, &Limits::depth(depth));
         assert_eq!(
             result.score,
             expected,

@@ -4,6 +4,8 @@
 //! Play uses every feature. Tree statistics switch them off one at a time: with all of them
 //! off the same core is plain minimax and visits the whole game tree.
 
+use super::{Game, Pruning};
+
 /// Which tree-shrinking parts of the search are switched on. None of them changes the
 /// value of a search that the game's [`Pruning`](super::Pruning) leaves exact.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,6 +24,10 @@ pub struct SearchFeatures {
     /// Principal variation search: null windows after the first move, re-searched when they
     /// fail high. Off means every move gets the node's full window.
     pub pvs: bool,
+    /// The game's value-changing pruning and reductions ([`Game::pruning`](super::Game::pruning));
+    /// off means none of them, so the search returns exact minimax values at every depth
+    /// (what `solve` and the equivalence tests need in a game that prunes, such as Ataxx).
+    pub game_pruning: bool,
 }
 
 impl SearchFeatures {
@@ -32,6 +38,7 @@ impl SearchFeatures {
         learnt_ordering: true,
         transposition: true,
         pvs: true,
+        game_pruning: true,
     };
     /// Everything off: plain minimax over the whole tree.
     pub const MINIMAX: SearchFeatures = SearchFeatures {
@@ -40,7 +47,20 @@ impl SearchFeatures {
         learnt_ordering: false,
         transposition: false,
         pvs: false,
+        game_pruning: false,
     };
+}
+
+impl SearchFeatures {
+    /// The pruning a search of `root` uses: the game's, or none when
+    /// [`SearchFeatures::game_pruning`] is off.
+    pub fn pruning_of<G: Game>(&self, root: &G) -> Pruning {
+        if self.game_pruning {
+            root.pruning()
+        } else {
+            Pruning::default()
+        }
+    }
 }
 
 impl Default for SearchFeatures {

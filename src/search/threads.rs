@@ -21,6 +21,7 @@ use thiserror::Error;
 
 use super::events::{SearchEvent, SearchResult};
 use super::exact::{ExactPlay, ExactSearch};
+use super::features::SearchFeatures;
 use super::game::Game;
 use super::limits::Limits;
 use super::pool::SharedIterations;
@@ -112,6 +113,8 @@ pub struct ThreadPool<G: Game> {
     threads: usize,
     multipv: usize,
     move_overhead: Duration,
+    /// Which parts of the search are on (all of them in play).
+    features: SearchFeatures,
     /// Table size of the game's exact solver, in MiB (the `Hash` size).
     hash_mb: usize,
 }
@@ -131,6 +134,7 @@ impl<G: Game> ThreadPool<G> {
             threads: 1,
             multipv: 1,
             move_overhead: SearchSettings::default().move_overhead,
+            features: SearchFeatures::ALL,
             hash_mb,
         }
     }
@@ -275,6 +279,12 @@ impl<G: Game> ThreadPool<G> {
         self.multipv = lines.max(1);
     }
 
+    /// Sets which parts of the search are on from the next search, on every thread (all of
+    /// them in play; tests switch the game's pruning off to compare with minimax).
+    pub fn set_features(&mut self, features: SearchFeatures) {
+        self.features = features;
+    }
+
     /// Sets the time kept in reserve per move from the next search.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
@@ -362,6 +372,7 @@ impl<G: Game> ThreadPool<G> {
         searchers.main.configure(SearchSettings {
             move_overhead: self.move_overhead,
             multipv: self.multipv,
+            features: self.features,
             ..SearchSettings::default()
         });
         searchers
@@ -412,6 +423,7 @@ fn search_all_threads<G: Game>(
         for (index, helper) in helpers.iter_mut().enumerate() {
             helper.configure(SearchSettings {
                 start_depth: 1 + (index as u32 + 1) % 2,
+                features: main.settings().features,
                 ..SearchSettings::default()
             });
             helper.link(

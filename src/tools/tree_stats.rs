@@ -48,6 +48,7 @@ pub const ALGORITHMS: [Algorithm; 4] = [
             learnt_ordering: false,
             transposition: false,
             pvs: false,
+            game_pruning: false,
         },
     },
     Algorithm {
@@ -58,11 +59,17 @@ pub const ALGORITHMS: [Algorithm; 4] = [
             learnt_ordering: true,
             transposition: false,
             pvs: false,
+            game_pruning: false,
         },
     },
     Algorithm {
         name: "pvs+ordering+tt",
-        features: SearchFeatures::ALL,
+        // Every exact part of the engine's search; the game's own pruning (Ataxx's) would
+        // change values, not only the tree.
+        features: SearchFeatures {
+            game_pruning: false,
+            ..SearchFeatures::ALL
+        },
     },
 ];
 

@@ -147,6 +147,8 @@ impl Engine {
 
     /// The FEN the engine reports for its current position (`d`).
     pub fn fen(&mut self) -> String {
+        // Lines still unread (an earlier `d`'s board) must not be taken for this answer.
+        self.sync();
         self.send("d");
         let line = self.expect("Fen: ");
         line.trim_start_matches("Fen: ").to_string()

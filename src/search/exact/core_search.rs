@@ -39,8 +39,10 @@ impl<G: Game> CoreSearch<G> {
         // Null-window probes to the end: the games' hints order better than killers and
         // history learnt from probes with other windows (half the nodes in Connect Four).
         searcher.configure(SearchSettings {
+            // Exact values: none of the game's value-changing pruning (Ataxx has some).
             features: SearchFeatures {
                 learnt_ordering: false,
+                game_pruning: false,
                 ..SearchFeatures::ALL
             },
             ..SearchSettings::default()

@@ -410,7 +410,7 @@ impl<G: Game> Searcher<G> {
         self.state.deadlines = None;
         self.state.aborted = false;
         self.links.control = Arc::new(SearchControl::default());
-        self.state.pruning = root.pruning();
+        self.state.pruning = self.settings.features.pruning_of(root);
         self.state.root_from = 0;
         self.links.tt.new_search();
 

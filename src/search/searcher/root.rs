@@ -79,7 +79,7 @@ impl<G: Game> Searcher<G> {
         state.null_move_min_ply = 0;
         let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
         state.deadlines = deadlines(limits, self.settings.move_overhead, moves_left);
-        state.pruning = root.pruning();
+        state.pruning = self.settings.features.pruning_of(root);
         self.tables.new_search();
         self.links.tt.new_search();
     }

@@ -674,8 +674,9 @@ impl Game for Ataxx {
         }
     }
 
-    /// Null move, reverse futility, futility and late-move pruning, late move reductions
-    /// and internal iterative reductions, each kept on a match (see `docs/ataxx.md`).
+    /// Null move, reverse futility, futility and late-move pruning, late move reductions,
+    /// internal iterative reductions and singular extensions, each kept on a match (see
+    /// `docs/ataxx.md`).
     fn pruning(&self) -> Pruning {
         Pruning {
             null_move: true,
@@ -683,6 +684,7 @@ impl Game for Ataxx {
             internal_reductions: true,
             reverse_futility: true,
             futility: true,
+            singular_extensions: true,
             ..Pruning::default()
         }
     }

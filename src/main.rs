@@ -103,7 +103,7 @@ fn main() -> ExitCode {
             tools::list_games();
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench(args)) => report(args.run()),
+        Some(Tool::Bench(args)) => report(args.run(game)),
         Some(Tool::Perft(args)) => report(args.run(game)),
         // Exit status 2 on a usage or start-up error, 130 after Ctrl-C.
         Some(Tool::Match(args)) => report_as(args.run(game), 2),

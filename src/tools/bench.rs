@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::games::chess::training::cli::EvalArgs;
-use crate::games::{self, GameVisitor, Registered, VariantSettings};
+use crate::games::{self, GameKind, GameVisitor, Registered, VariantSettings};
 use crate::protocol::options::DEFAULT_HASH_MB;
 use crate::search::{Game, Limits, ThreadPool};
 
@@ -15,15 +15,16 @@ use crate::search::{Game, Limits, ThreadPool};
 pub struct BenchArgs {
     /// Depth for every game instead of each game's default.
     pub depth: Option<u32>,
-    /// How chess evaluates.
+    /// How the game of `--game` evaluates (`--evalfile`, `--hce`).
     #[command(flatten)]
     pub eval: EvalArgs,
 }
 
 impl BenchArgs {
-    /// Runs the bench with these arguments and prints its report.
-    pub fn run(&self) -> Result<(), String> {
-        let settings = self.eval.settings()?;
+    /// Runs the bench with these arguments and prints its report; `--evalfile` is a net of
+    /// `game`.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let settings = self.eval.settings(game)?;
         for line in run_with(self.depth, DEFAULT_HASH_MB, &settings).lines() {
             println!("{line}");
         }

@@ -17,11 +17,11 @@ use crate::games::chess::nnue;
 use crate::games::chess::Chess;
 use crate::games::{Evaluation, GameKind, VariantSettings};
 
-/// How chess evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
+/// How a game evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EvalArgs {
-    /// Evaluate chess with this NNUE net file instead of the built-in evaluation (what
-    /// `setoption name EvalFile` does); other games unchanged.
+    /// Evaluate the game of `--game` (chess by default) with this NNUE net file instead of
+    /// its built-in evaluation (what `setoption name EvalFile` does); other games unchanged.
     #[arg(long, value_name = "NET", conflicts_with = "hce")]
     pub evalfile: Option<String>,
     /// Evaluate chess with the hand-crafted evaluation even when a net is built in (what
@@ -42,11 +42,21 @@ impl EvalArgs {
         }
     }
 
-    /// The same choice as protocol settings, for tools that run every game.
-    pub fn settings(&self) -> Result<VariantSettings, String> {
-        let evaluation = match self.chess_net()? {
-            Some(net) => Evaluation::Net(net),
-            None => Evaluation::HandCrafted,
+    /// The same choice as protocol settings, for tools that run every game: `--evalfile`
+    /// is a net of `game` (read as its `EvalFile` option reads it), which only `game`
+    /// uses; `--hce` is every game's hand-crafted evaluation.
+    pub fn settings(&self, game: GameKind) -> Result<VariantSettings, String> {
+        let evaluation = match &self.evalfile {
+            Some(path) => {
+                let support = game
+                    .info()
+                    .eval_net
+                    .ok_or_else(|| format!("--evalfile: {game} takes no evaluation net"))?;
+                let net = (support.load)(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+                Evaluation::Net(net)
+            }
+            None if self.hce => Evaluation::HandCrafted,
+            None => Evaluation::BuiltIn,
         };
         Ok(VariantSettings {
             evaluation,

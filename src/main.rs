@@ -52,9 +52,10 @@ enum Tool {
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
     /// Rust source.
     Tune(TuneArgs),
-    /// Trains a chess NNUE network `(768 -> N)x2 -> 1` on bullet `ChessBoard` records (from
-    /// `datagen --format bullet`, or bullet's tools) on the CPU; writes it in bullet's
-    /// quantised layout (see nets/README.md).
+    /// Trains an NNUE network `(INPUTS -> N)x2 -> 1` of the game's feature set on bullet
+    /// records (`ChessBoard` for chess, `AtaxxBoard` for `--game ataxx`; from `datagen
+    /// --format bullet`, or bullet's tools) on the CPU; writes it in bullet's quantised
+    /// layout (see nets/README.md).
     Train(TrainArgs),
     /// Chess training records (bullet `ChessBoard`, 32 bytes a position): `data shuffle`
     /// interleaves files in a seeded random order, `data convert` turns datagen's text
@@ -111,7 +112,7 @@ fn main() -> ExitCode {
         Some(Tool::Solve(args)) => report(args.run(game)),
         Some(Tool::Datagen(args)) => report(args.run(game)),
         Some(Tool::Tune(args)) => report(args.run(game)),
-        Some(Tool::Train(args)) => report(args.run()),
+        Some(Tool::Train(args)) => report(args.run(game)),
         Some(Tool::Data(args)) => report(args.run()),
         Some(Tool::Book(args)) => report(args.run(game)),
         // Exit status 0 when the game was played, whatever its end.

@@ -40,6 +40,7 @@
 //! with bullet's integer divisions.
 
 pub mod accumulator;
+pub mod train;
 
 use std::path::Path;
 
@@ -67,6 +68,14 @@ const EVAL_LIMIT: i32 = 20_000;
 pub const LEGACY_ID: u8 = 0;
 /// The input count of the legacy feature set.
 pub const LEGACY_INPUTS: usize = 768;
+
+/// bullet's `Chess768`, the feature set of untagged and version-1 net files (chess's).
+pub const LEGACY: FeatureSet = FeatureSet {
+    id: LEGACY_ID,
+    name: "Chess768",
+    inputs: LEGACY_INPUTS,
+    max_active: 32,
+};
 
 /// The feature sets the net files know by id, for error messages: (id, name, game).
 const KNOWN_SETS: &[(u8, &str, &str)] = &[(0, "Chess768", "chess"), (1, "Ataxx147", "ataxx")];

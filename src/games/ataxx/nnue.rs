@@ -113,6 +113,45 @@ pub fn record_features(
     })
 }
 
+impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
+    const FEATURES: FeatureSet = ATAXX147;
+
+    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        record_features(self)
+    }
+}
+
+/// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
+/// side to move's stones, the other side's, the gaps, score, result, side to move, clocks);
+/// a trailing partial record is ignored.
+pub fn decode_records(bytes: &[u8]) -> Vec<bulletformat::AtaxxBoard> {
+    bytes
+        .chunks_exact(32)
+        .map(|chunk| {
+            let word = |i: usize| {
+                let mut le = [0; 8];
+                le.copy_from_slice(&chunk[8 * i..8 * i + 8]);
+                u64::from_le_bytes(le)
+            };
+            let score = i16::from_le_bytes([chunk[24], chunk[25]]);
+            let result = f32::from(chunk[26].min(2)) / 2.0;
+            let stm = chunk[27] != 0;
+            let fullm = u16::from_le_bytes([chunk[28], chunk[29]]);
+            // `from_raw` takes the first player's view and turns it to the side to move's.
+            let (bbs, score, result) = if stm {
+                (
+                    [word(1), word(0), word(2)],
+                    score.saturating_neg(),
+                    1.0 - result,
+                )
+            } else {
+                ([word(0), word(1), word(2)], score, result)
+            };
+            bulletformat::AtaxxBoard::from_raw(bbs, score, result, stm, fullm, chunk[30])
+        })
+        .collect()
+}
+
 /// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; none is
 /// built in.
 pub const NET_SUPPORT: NetSupport = NetSupport {
@@ -285,6 +324,91 @@ mod tests {
             }
         ));
         assert!(error.to_string().contains("(147 -> N)x2 -> 1"), "{error}");
+    }
+
+    /// Positions of random games from the start and gapped boards, labelled with the
+    /// hand-crafted evaluation as the score and a result that follows it.
+    fn synthetic(count: usize, seed: u64) -> Vec<bulletformat::AtaxxBoard> {
+        let mut rng = crate::rng::SplitMix::new(seed);
+        let mut records = Vec::with_capacity(count);
+        while records.len() < count {
+            let mut game = Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap();
+            for _ in 0..rng.below(40) + 2 {
+                let mut moves = MoveList::new();
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.make_move(moves[rng.below(moves.len())]);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let score = game.evaluate_hand_crafted();
+            let stm_result = match score {
+                s if s > 200 => 1.0,
+                s if s < -200 => 0.0,
+                _ => 0.5,
+            };
+            let second = game.side.index() == 1;
+            let (first_score, first_result) = if second {
+                (-score, 1.0 - stm_result)
+            } else {
+                (score, stm_result)
+            };
+            records.push(bulletformat::AtaxxBoard::from_raw(
+                [game.stones[0], game.stones[1], game.gaps],
+                first_score as i16,
+                first_result,
+                second,
+                game.fullmoves as u16,
+                game.halfmoves as u8,
+            ));
+        }
+        records
+    }
+
+    #[test]
+    fn records_decode_as_bulletformat_writes_them() {
+        use bulletformat::BulletFormat;
+        let records = synthetic(50, 8);
+        let bytes = bulletformat::AtaxxBoard::as_bytes_slice(&records).to_vec();
+        assert_eq!(bytes.len(), 32 * records.len());
+        assert_eq!(decode_records(&bytes), records);
+        assert!(records.iter().any(|r| r.stm() == 1) && records.iter().any(|r| r.stm() == 0));
+    }
+
+    #[test]
+    fn the_trainer_lowers_the_loss_on_ataxx_records() {
+        use crate::nnue::train::{mean_loss, train, TrainSettings};
+        let records = synthetic(3000, 9);
+        let settings = TrainSettings {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            threads: 1,
+            validation: 0.1,
+            ..TrainSettings::default()
+        };
+        let result = train(&records, &settings, |_| {}).expect("training runs");
+        let last = result.epochs.last().expect("an epoch").validation_loss;
+        assert!(
+            last < 0.7 * result.initial_validation_loss,
+            "{} -> {last}",
+            result.initial_validation_loss
+        );
+        // The quantised net is an Ataxx net and evaluates like the float one.
+        let net = result.net.quantise();
+        assert_eq!(*net.features(), ATAXX147);
+        let back = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).expect("loads");
+        for record in &records[..20] {
+            let (us, them): (Vec<usize>, Vec<usize>) = record_features(record).unzip();
+            let quantised = back.evaluate_features(us, them) as f32;
+            let float = result.net.evaluate_record(record);
+            assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
+        }
+        assert!(mean_loss(&result.net, &records, &settings).is_finite());
     }
 
     #[test]

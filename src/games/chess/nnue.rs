@@ -49,18 +49,21 @@ use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
 use crate::games::{EvalNet, NetSupport};
 pub use crate::nnue::{Activation, Network, NetworkError, MAX_HIDDEN, QA, QB, SCALE};
-use crate::nnue::{Delta, FeatureSet, LEGACY_ID, LEGACY_INPUTS};
+use crate::nnue::{Delta, FeatureSet, LEGACY_INPUTS};
 
 /// Number of input features per perspective (2 colours × 6 kinds × 64 squares).
 pub const INPUTS: usize = LEGACY_INPUTS;
 
 /// bullet's `Chess768`: the legacy feature set of untagged and version-1 net files.
-pub const CHESS768: FeatureSet = FeatureSet {
-    id: LEGACY_ID,
-    name: "Chess768",
-    inputs: INPUTS,
-    max_active: 32,
-};
+pub const CHESS768: FeatureSet = crate::nnue::LEGACY;
+
+impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
+    const FEATURES: FeatureSet = CHESS768;
+
+    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        record_features(self)
+    }
+}
 
 /// The accumulators of a chess game: a move changes at most 2 features of each kind.
 pub type NnueState = crate::nnue::NnueState<2>;

@@ -11,8 +11,9 @@ use clap::{Args, Subcommand};
 
 use super::datagen::{self, DatagenOptions};
 use super::records;
-use super::train::{self, TrainSettings};
+use super::train::{self, TrainSettings, TrainingRecord};
 use super::tune::{self, TuneSettings};
+use crate::games::ataxx::Ataxx;
 use crate::games::chess::nnue;
 use crate::games::chess::Chess;
 use crate::games::{Evaluation, GameKind, VariantSettings};
@@ -219,7 +220,8 @@ fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<()
     Ok(())
 }
 
-/// `cutoff train`: trains a chess NNUE network on bullet records.
+/// `cutoff train`: trains an NNUE network of `--game`'s feature set on bullet records
+/// (`ChessBoard` for chess, `AtaxxBoard` for Ataxx).
 #[derive(Args, Clone, Debug)]
 pub struct TrainArgs {
     /// The record files, read whole into memory (32 bytes a position).
@@ -234,14 +236,25 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
-    /// Loads the records, trains, writes the net and reports each epoch.
-    pub fn run(&self) -> Result<(), String> {
-        run_train(&self.data, &self.out, &self.settings)
+    /// Loads the records of `game`, trains, writes the net and reports each epoch.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let bytes = read_records(&self.data)?;
+        if game.plays::<Chess>() {
+            run_train(datagen::decode_bullet(&bytes), &self.out, &self.settings)
+        } else if game.plays::<Ataxx>() {
+            let records = crate::games::ataxx::nnue::decode_records(&bytes);
+            run_train(records, &self.out, &self.settings)
+        } else {
+            Err(format!(
+                "train trains chess and ataxx nets only, not {game}"
+            ))
+        }
     }
 }
 
-/// `cutoff train`: loads the records, trains, writes the net and reports each epoch.
-fn run_train(data: &[String], out: &str, settings: &TrainSettings) -> Result<(), String> {
+/// The whole records of the files `data`, one after the other (a trailing partial record
+/// of a file left out with a warning).
+fn read_records(data: &[String]) -> Result<Vec<u8>, String> {
     let mut records = Vec::new();
     for path in data {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -252,11 +265,22 @@ fn run_train(data: &[String], out: &str, settings: &TrainSettings) -> Result<(),
                 bytes.len() % datagen::BULLET_RECORD_BYTES
             );
         }
-        records.extend(datagen::decode_bullet(&bytes));
+        records.extend_from_slice(&bytes[..whole * datagen::BULLET_RECORD_BYTES]);
         println!("{path}: {whole} positions");
     }
+    Ok(records)
+}
+
+/// `cutoff train`: trains on `records`, writes the net and reports each epoch.
+fn run_train<R: TrainingRecord>(
+    records: Vec<R>,
+    out: &str,
+    settings: &TrainSettings,
+) -> Result<(), String> {
     println!(
-        "training (768 -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        "training {} ({} -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        R::FEATURES.name,
+        R::FEATURES.inputs,
         settings.hidden,
         settings.activation,
         records.len(),

@@ -44,9 +44,10 @@ enum Tool {
     TreeStats(tree_stats::TreeStatsOptions),
     /// Exact value of a position and of every root move (or of every position of a file).
     Solve(solve::SolveOptions),
-    /// Chess self-play at a fixed node count per move, appending quiet positions labelled
-    /// with the game result: `FEN;result` lines (result 1.0/0.5/0.0 for White) for `tune`,
-    /// or bullet `ChessBoard` records with the search score for NNUE training.
+    /// Self-play at a fixed node count per move, appending positions labelled with the game
+    /// result: for chess, quiet positions as `FEN;result` lines (result 1.0/0.5/0.0 for
+    /// White) for `tune` or bullet `ChessBoard` records; for `--game ataxx`, bullet
+    /// `AtaxxBoard` records (`--format bullet`); records hold the search score.
     Datagen(DatagenArgs),
     /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as

@@ -25,7 +25,9 @@ impl BenchArgs {
     /// `game`.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let settings = self.eval.settings(game)?;
-        for line in run_with(self.depth, DEFAULT_HASH_MB, &settings).lines() {
+        // A net file is `game`'s: the other games keep their default evaluation.
+        let only = self.eval.evalfile.is_some().then_some(game);
+        for line in run_selected(self.depth, DEFAULT_HASH_MB, &settings, only).lines() {
             println!("{line}");
         }
         Ok(())
@@ -134,10 +136,29 @@ pub fn run(depth: Option<u32>, hash_mb: usize) -> BenchReport {
 /// The bench with the variants and evaluation networks `settings` select (`cutoff bench
 /// --evalfile`): nodes then differ from the signature.
 pub fn run_with(depth: Option<u32>, hash_mb: usize, settings: &VariantSettings) -> BenchReport {
+    run_selected(depth, hash_mb, settings, None)
+}
+
+/// The bench with `settings` for the game `only` (every game if `None`), the default
+/// variants for the others.
+fn run_selected(
+    depth: Option<u32>,
+    hash_mb: usize,
+    settings: &VariantSettings,
+    only: Option<GameKind>,
+) -> BenchReport {
     let hash_mb = hash_mb.clamp(1, 64);
+    let default = VariantSettings::default();
     BenchReport {
         games: games::all()
-            .map(|kind| kind.visit(settings, BenchGame { depth, hash_mb }))
+            .map(|kind| {
+                let chosen = if only.map_or(true, |game| game == kind) {
+                    settings
+                } else {
+                    &default
+                };
+                kind.visit(chosen, BenchGame { depth, hash_mb })
+            })
             .collect(),
     }
 }

@@ -41,6 +41,7 @@
 //! carries an NNUE net ([`AtaxxVariant`], the `EvalFile` option): then the net of
 //! [`nnue`] evaluates, its accumulators updated lazily by make/unmake.
 
+pub mod datagen;
 pub mod nnue;
 
 use std::fmt::Write;

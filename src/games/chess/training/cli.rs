@@ -13,16 +13,19 @@ use super::datagen::{self, DatagenOptions};
 use super::records;
 use super::train::{self, TrainSettings, TrainingRecord};
 use super::tune::{self, TuneSettings};
+use crate::games::ataxx::nnue as ataxx_nnue;
 use crate::games::ataxx::Ataxx;
 use crate::games::chess::nnue;
 use crate::games::chess::Chess;
 use crate::games::{Evaluation, GameKind, VariantSettings};
+use crate::search::ThreadPool;
 
 /// How a game evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EvalArgs {
     /// Evaluate the game of `--game` (chess by default) with this NNUE net file instead of
-    /// its built-in evaluation (what `setoption name EvalFile` does); other games unchanged.
+    /// its built-in evaluation (what `setoption name EvalFile` does); other games unchanged
+    /// in `bench`.
     #[arg(long, value_name = "NET", conflicts_with = "hce")]
     pub evalfile: Option<String>,
     /// Evaluate chess with the hand-crafted evaluation even when a net is built in (what
@@ -81,9 +84,10 @@ pub struct DatagenArgs {
     /// How the games are played and written.
     #[command(flatten)]
     pub options: DatagenOptions,
-    /// Opening book: one move sequence from the start position per line.
-    #[arg(long, default_value = "openings/chess.txt")]
-    pub book: String,
+    /// Opening book: one move sequence from the start position per line (default: the
+    /// game's own book, `openings/chess.txt` for chess).
+    #[arg(long)]
+    pub book: Option<String>,
     /// Output file (appended to).
     #[arg(long)]
     pub out: String,
@@ -96,17 +100,41 @@ impl DatagenArgs {
     /// Reads the book, plays the games and appends their positions to `out`, reporting
     /// progress on stderr and the totals on stdout.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
-        chess_only(game, "datagen plays chess only")?;
+        let book = self.book.as_deref().unwrap_or(game.info().opening_book);
+        if game.plays::<Ataxx>() {
+            return self.run_ataxx(book);
+        }
+        chess_only(game, "datagen plays chess and ataxx only")?;
         let options = DatagenOptions {
             net: self.eval.chess_net()?,
             ..self.options.clone()
         };
-        run_datagen(&options, &self.book, &self.out)
+        run_datagen(&options, book, &self.out, false)
+    }
+
+    /// Ataxx self-play: bullet `AtaxxBoard` records only; `--evalfile` an Ataxx net.
+    fn run_ataxx(&self, book: &str) -> Result<(), String> {
+        if self.options.format != datagen::DataFormat::Bullet {
+            return Err("ataxx datagen writes --format bullet only".to_string());
+        }
+        let net = match &self.eval.evalfile {
+            Some(path) => Some(Arc::new(
+                nnue::Network::load_for(Path::new(path), &ataxx_nnue::ATAXX147)
+                    .map_err(|e| format!("{path}: {e}"))?,
+            )),
+            None => None,
+        };
+        let options = DatagenOptions {
+            net,
+            ..self.options.clone()
+        };
+        run_datagen(&options, book, &self.out, true)
     }
 }
 
-/// `cutoff datagen`: reads the book, appends the positions to `out`.
-fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), String> {
+/// `cutoff datagen`: reads the book, appends the positions to `out` (Ataxx's games when
+/// `ataxx`, else chess's).
+fn run_datagen(options: &DatagenOptions, book: &str, out: &str, ataxx: bool) -> Result<(), String> {
     let text =
         std::fs::read_to_string(book).map_err(|e| format!("cannot read book {book}: {e}"))?;
     let book = datagen::read_book(&text);
@@ -142,7 +170,14 @@ fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), St
         }
         bar.set_message(message);
     };
-    let summary = datagen::run(options, &book, &mut writer, &mut progress)?;
+    let summary = if ataxx {
+        let play = |index, pool: &mut ThreadPool<Ataxx>| {
+            crate::games::ataxx::datagen::play_game(index, &book, options, pool)
+        };
+        datagen::run_games::<Ataxx>(options, &mut writer, &mut progress, &play)?
+    } else {
+        datagen::run(options, &book, &mut writer, &mut progress)?
+    };
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     println!(

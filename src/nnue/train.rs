@@ -496,13 +496,8 @@ pub struct TrainResult {
     pub epochs: Vec<EpochReport>,
 }
 
-/// Trains a network on `records` (the last `validation` fraction held out), calling
-/// `report` after every epoch.
-pub fn train<R: TrainingRecord>(
-    records: &[R],
-    settings: &TrainSettings,
-    mut report: impl FnMut(&EpochReport),
-) -> Result<TrainResult, String> {
+/// An error unless the hidden size and the validation fraction are in range.
+fn check_settings(settings: &TrainSettings) -> Result<(), String> {
     if !(1..=MAX_HIDDEN).contains(&settings.hidden) {
         return Err(format!(
             "hidden size {} is not from 1 to {MAX_HIDDEN}",
@@ -515,6 +510,17 @@ pub fn train<R: TrainingRecord>(
             settings.validation
         ));
     }
+    Ok(())
+}
+
+/// Trains a network on `records` (the last `validation` fraction held out), calling
+/// `report` after every epoch.
+pub fn train<R: TrainingRecord>(
+    records: &[R],
+    settings: &TrainSettings,
+    mut report: impl FnMut(&EpochReport),
+) -> Result<TrainResult, String> {
+    check_settings(settings)?;
     let held_out = (records.len() as f64 * settings.validation).round() as usize;
     let (training, validation) = records.split_at(records.len() - held_out);
     if training.is_empty() {

@@ -44,14 +44,14 @@ fn main() {
     let game = Chess::from_fen(&variant, fen).expect("valid FEN");
     let mut moves = MoveList::new();
     game.generate_moves(&mut moves);
-    let mut state = NnueState::new(Arc::clone(&net), game.board());
+    let mut state: NnueState = nnue::new_state(Arc::clone(&net), game.board());
     let update = time(|i| {
-        state.push_move(game.board(), moves[i % moves.len()]);
+        state.push(nnue::changes(game.board(), moves[i % moves.len()]));
         state.update();
         state.pop();
     });
     let output = time(|_| {
-        black_box(state.evaluate(black_box(Color::White)));
+        black_box(state.evaluate(black_box(Color::White as usize)));
     });
     let mut with_net = game.clone();
     let nnue = time(|i| {

@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# Chess self-play data for NNUE training, in chunks that each finish: chunk K plays games
-# K*GAMES .. (K+1)*GAMES-1 of one seeded run (`cutoff datagen --first-game`), appends them
+# Self-play data for NNUE training (chess, or Ataxx with --game ataxx), in chunks that
+# each finish: chunk K plays games K*GAMES .. (K+1)*GAMES-1 of one seeded run (`cutoff datagen --first-game`), appends them
 # to its own file and writes a log holding the exact command. Chunks already complete
 # (their log ends with "games (numbers") are skipped, so the script can be re-run after an
 # interruption; the data is the same whatever the order or the machine.
 #
 # usage: scripts/datagen_chunks.sh CUTOFF OUTDIR [--chunks N] [--from K] [--games G]
 #            [--nodes N] [--threads T] [--seed S] [--random-plies A-B] [--book FILE]
+#            [--game chess|ataxx]   (the book defaults to openings/GAME.txt)
 set -euo pipefail
 if [ $# -lt 2 ]; then
-    sed -n '2,9p' "$0"
+    sed -n '2,10p' "$0"
     exit 2
 fi
 cutoff=$(realpath "$1")
 out=$2
 shift 2
 chunks=10 from=0 games=2000 nodes=5000 threads=1 seed=2026 plies=8-12
-book=$(dirname "$0")/../openings/chess.txt
+game=chess book=
 while [ $# -gt 0 ]; do
     case $1 in
         --chunks) chunks=$2; shift 2 ;;
@@ -27,19 +28,21 @@ while [ $# -gt 0 ]; do
         --seed) seed=$2; shift 2 ;;
         --random-plies) plies=$2; shift 2 ;;
         --book) book=$2; shift 2 ;;
+        --game) game=$2; shift 2 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
-book=$(realpath "$book")
+book=$(realpath "${book:-$(dirname "$0")/../openings/$game.txt}")
 mkdir -p "$out"
 for ((k = from; k < from + chunks; k++)); do
     name=$(printf 'seed%s-n%s-chunk%04d' "$seed" "$nodes" "$k")
+    if [ "$game" != chess ]; then name=$game-$name; fi
     log=$out/$name.log
     if [ -f "$log" ] && grep -q 'games (numbers' "$log"; then
         continue
     fi
     rm -f "$out/$name.bin"
-    cmd=("$cutoff" datagen --games "$games" --first-game $((k * games)) --nodes "$nodes"
+    cmd=("$cutoff" --game "$game" datagen --games "$games" --first-game $((k * games)) --nodes "$nodes"
          --threads "$threads" --seed "$seed" --random-plies "$plies" --format bullet
          --book "$book" --out "$out/$name.bin")
     {

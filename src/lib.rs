@@ -5,6 +5,7 @@
 //!   transposition table, move ordering, limits, the iterative-deepening PVS search, and
 //!   the threads that run it ([`search::ThreadPool`]).
 //! - [`games`] implements the rules, evaluation and notation of each game.
+//! - [`nnue`] is the learned evaluation any game with a feature set plugs into.
 //! - [`protocol`] turns input lines into commands and search events into output lines.
 //! - [`tools`] holds bench, perft and the other command-line tools.
 //! - [`rng`] is a small seeded random generator shared by them.
@@ -12,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod games;
+pub mod nnue;
 pub mod protocol;
 pub mod rng;
 pub mod search;

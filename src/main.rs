@@ -44,17 +44,19 @@ enum Tool {
     TreeStats(tree_stats::TreeStatsOptions),
     /// Exact value of a position and of every root move (or of every position of a file).
     Solve(solve::SolveOptions),
-    /// Chess self-play at a fixed node count per move, appending quiet positions labelled
-    /// with the game result: `FEN;result` lines (result 1.0/0.5/0.0 for White) for `tune`,
-    /// or bullet `ChessBoard` records with the search score for NNUE training.
+    /// Self-play at a fixed node count per move, appending positions labelled with the game
+    /// result: for chess, quiet positions as `FEN;result` lines (result 1.0/0.5/0.0 for
+    /// White) for `tune` or bullet `ChessBoard` records; for `--game ataxx`, bullet
+    /// `AtaxxBoard` records (`--format bullet`); records hold the search score.
     Datagen(DatagenArgs),
     /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
     /// Rust source.
     Tune(TuneArgs),
-    /// Trains a chess NNUE network `(768 -> N)x2 -> 1` on bullet `ChessBoard` records (from
-    /// `datagen --format bullet`, or bullet's tools) on the CPU; writes it in bullet's
-    /// quantised layout (see nets/README.md).
+    /// Trains an NNUE network `(INPUTS -> N)x2 -> 1` of the game's feature set on bullet
+    /// records (`ChessBoard` for chess, `AtaxxBoard` for `--game ataxx`; from `datagen
+    /// --format bullet`, or bullet's tools) on the CPU; writes it in bullet's quantised
+    /// layout (see nets/README.md).
     Train(TrainArgs),
     /// Chess training records (bullet `ChessBoard`, 32 bytes a position): `data shuffle`
     /// interleaves files in a seeded random order, `data convert` turns datagen's text
@@ -103,7 +105,7 @@ fn main() -> ExitCode {
             tools::list_games();
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench(args)) => report(args.run()),
+        Some(Tool::Bench(args)) => report(args.run(game)),
         Some(Tool::Perft(args)) => report(args.run(game)),
         // Exit status 2 on a usage or start-up error, 130 after Ctrl-C.
         Some(Tool::Match(args)) => report_as(args.run(game), 2),
@@ -111,7 +113,7 @@ fn main() -> ExitCode {
         Some(Tool::Solve(args)) => report(args.run(game)),
         Some(Tool::Datagen(args)) => report(args.run(game)),
         Some(Tool::Tune(args)) => report(args.run(game)),
-        Some(Tool::Train(args)) => report(args.run()),
+        Some(Tool::Train(args)) => report(args.run(game)),
         Some(Tool::Data(args)) => report(args.run()),
         Some(Tool::Book(args)) => report(args.run(game)),
         // Exit status 0 when the game was played, whatever its end.

@@ -58,7 +58,7 @@ fn uai_handshake_selects_ataxx_and_plays_one_move() {
         "one move, no ponder: {line}"
     );
     let best = bestmove_of(&line).expect("a move");
-    let position = Ataxx::from_fen(&(), "x5o/7/7/7/2o3x/5x1/7 o 2 2").unwrap();
+    let position = Ataxx::from_fen(&Default::default(), "x5o/7/7/7/2o3x/5x1/7 o 2 2").unwrap();
     assert!(position.parse_move(&best).is_ok(), "{best} is legal");
     // A second `uai` keeps the game and its position.
     engine.send("uai");
@@ -180,7 +180,7 @@ fn a_whole_game_over_ugi_ends_with_the_right_result() {
     engine.read_until("ugiok", TIMEOUT);
     engine.send("uginewgame");
     let mut moves: Vec<String> = Vec::new();
-    let mut position = Ataxx::start(&());
+    let mut position = Ataxx::start(&Default::default());
     loop {
         engine.send(&format!("position startpos moves {}", moves.join(" ")));
         if query(&mut engine, "gameover") == "true" {

@@ -1,7 +1,9 @@
 //! The NNUE options over the protocol: `EvalFile` and `UseNNUE` are listed for chess only,
 //! the built-in net evaluates by default, `UseNNUE false` gives the hand-crafted evaluation,
 //! a missing, truncated or corrupt net file is refused with `info string error:` and the
-//! engine keeps its evaluation and answers; a good net changes the evaluation.
+//! engine keeps its evaluation and answers; a good net changes the evaluation. Ataxx takes
+//! its own nets (`Ataxx147`) over UAI and refuses chess nets, chess refuses Ataxx nets over
+//! UGI, and `cutoff --game ataxx bench --evalfile` is deterministic.
 
 mod common;
 
@@ -132,4 +134,137 @@ fn chess_reached_from_another_game_evaluates_with_the_built_in_net() {
     engine.send("setoption name UseNNUE value false");
     assert_ne!(eval_after_e4(&mut engine), built_in);
     engine.sync();
+}
+
+/// A random net file of `features` in a temporary directory of the game tests (apart from
+/// [`net_file`]'s, which a test removes).
+fn game_net_file(features: cutoff::nnue::FeatureSet, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-games-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    cutoff::nnue::random_network(features, 16, Activation::SCReLU, 11)
+        .save(&path)
+        .expect("net written");
+    path
+}
+
+/// An `Ataxx147` net file with random weights.
+fn ataxx_net_file(name: &str) -> std::path::PathBuf {
+    game_net_file(cutoff::games::ataxx::nnue::ATAXX147, name)
+}
+
+/// The `eval` line of `position` in an Ataxx engine.
+fn ataxx_eval(engine: &mut Engine) -> String {
+    engine.send("position fen x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 moves f2 a2");
+    engine.send("eval");
+    engine.expect("info string eval")
+}
+
+#[test]
+fn ataxx_takes_its_own_nets_over_uai_and_refuses_others() {
+    let chess_net = game_net_file(cutoff::games::chess::nnue::CHESS768, "for-ataxx.nnue");
+    let ataxx_net = ataxx_net_file("ataxx.nnue");
+    let mut engine = Engine::game("ataxx");
+    engine.send("uai");
+    let lines = engine.read_until("uaiok", TIMEOUT);
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+    let hce = ataxx_eval(&mut engine);
+
+    // A chess net, and an Ataxx net of a wrong size, are refused with what they are.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        chess_net.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(
+        error.contains("Chess768") && error.contains("expected one for Ataxx147"),
+        "{error}"
+    );
+    let bytes = std::fs::read(&ataxx_net).unwrap();
+    let truncated = ataxx_net.with_file_name("ataxx-truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 64]).unwrap();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(error.contains("(147 -> N)x2 -> 1"), "{error}");
+    engine.send("setoption name UseNNUE value true");
+    engine.expect("info string error:");
+    assert_eq!(ataxx_eval(&mut engine), hce);
+    engine.send("go depth 3");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+
+    // Its own net loads and evaluates; UseNNUE false goes back to the hand-crafted one.
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        ataxx_net.display()
+    ));
+    assert!(engine.expect("info string EvalFile").ends_with("loaded"));
+    engine.send("setoption name UseNNUE value true");
+    let net = ataxx_eval(&mut engine);
+    assert_ne!(net, hce);
+    engine.send("go depth 4");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    engine.send("setoption name UseNNUE value false");
+    assert_eq!(ataxx_eval(&mut engine), hce);
+    engine.sync();
+}
+
+#[test]
+fn chess_refuses_an_ataxx_net_over_ugi_and_plays_on() {
+    let ataxx_net = ataxx_net_file("ataxx-for-chess.nnue");
+    let mut engine = Engine::game("chess");
+    engine.send("ugi");
+    engine.read_until("ugiok", TIMEOUT);
+    let built_in = eval_after_e4(&mut engine);
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        ataxx_net.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(
+        error.contains("Ataxx147") && error.contains("expected one for Chess768"),
+        "{error}"
+    );
+    assert_eq!(eval_after_e4(&mut engine), built_in);
+    engine.send("go depth 4");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    engine.sync();
+}
+
+/// The node count of the Ataxx line of `cutoff --game ataxx bench 5 <extra>`.
+fn ataxx_bench_nodes(extra: &[&str]) -> u64 {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["--game", "ataxx", "bench", "5"])
+        .args(extra)
+        .output()
+        .expect("the engine binary runs");
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("info string bench ataxx "))
+        .unwrap_or_else(|| panic!("no Ataxx bench line in {text}"));
+    let nodes = line.split_whitespace().skip_while(|&w| w != "nodes").nth(1);
+    nodes.and_then(|n| n.parse().ok()).expect("a node count")
+}
+
+#[test]
+fn ataxx_bench_with_a_net_is_deterministic() {
+    let net = ataxx_net_file("ataxx-bench.nnue");
+    let path = net.display().to_string();
+    let first = ataxx_bench_nodes(&["--evalfile", &path]);
+    assert_eq!(first, ataxx_bench_nodes(&["--evalfile", &path]));
+    assert_ne!(first, ataxx_bench_nodes(&[]), "the net decides the search");
+    // A chess net given for Ataxx is refused: the bench does not run.
+    let chess = game_net_file(cutoff::games::chess::nnue::CHESS768, "for-ataxx-bench.nnue");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["--game", "ataxx", "bench", "1", "--evalfile"])
+        .arg(&chess)
+        .output()
+        .expect("the engine binary runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Chess768"));
 }

@@ -139,11 +139,14 @@ const ATAXX_PERFT: &[(&str, &[u64])] = &[
 #[test]
 fn ataxx_perft_matches_libataxx() {
     for &(fen, counts) in ATAXX_PERFT {
-        let mut game = Ataxx::from_fen(&(), fen).expect("a libataxx test position");
+        let mut game = Ataxx::from_fen(&Default::default(), fen).expect("a libataxx test position");
         for (depth, &expected) in (1..).zip(counts) {
             assert_eq!(perft(&mut game, depth), expected, "{fen} depth {depth}");
         }
-        assert_eq!(game.to_fen(), Ataxx::from_fen(&(), fen).unwrap().to_fen());
+        assert_eq!(
+            game.to_fen(),
+            Ataxx::from_fen(&Default::default(), fen).unwrap().to_fen()
+        );
     }
 }
 
@@ -294,10 +297,10 @@ fn alpha_beta_equals_minimax_on_random_ataxx_positions() {
     // The start, a board with gaps, a clock close to its limit (so the search meets the
     // drawn end), and a side that must pass.
     let starts = [
-        Ataxx::start(&()),
-        Ataxx::from_fen(&(), "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap(),
-        Ataxx::from_fen(&(), "x5o/7/3-3/2-1-2/3-3/7/o5x x 95 60").unwrap(),
-        Ataxx::from_fen(&(), "7/7/7/7/4ooo/4ooo/4oox x 0 1").unwrap(),
+        Ataxx::start(&Default::default()),
+        Ataxx::from_fen(&Default::default(), "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap(),
+        Ataxx::from_fen(&Default::default(), "x5o/7/3-3/2-1-2/3-3/7/o5x x 95 60").unwrap(),
+        Ataxx::from_fen(&Default::default(), "7/7/7/7/4ooo/4ooo/4oox x 0 1").unwrap(),
     ];
     for (seed, start) in (5..).zip(&starts) {
         check_equivalence(start, 60, 40, &[1, 2, 3, 3], seed);

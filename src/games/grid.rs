@@ -364,8 +364,11 @@ mod tests {
         assert!(c4.to_string().contains("o to move needs"), "{c4}");
         // Ataxx: gaps round-trip; a two-digit run is refused.
         let fen = "x5o/1-3-1/7/3-3/7/1-3-1/o5x o 3 7";
-        assert_eq!(Ataxx::from_fen(&(), fen).unwrap().to_fen(), fen);
-        assert!(Ataxx::from_fen(&(), "x5o/7/7/7/7/7/o15x x 0 1").is_err());
+        assert_eq!(
+            Ataxx::from_fen(&Default::default(), fen).unwrap().to_fen(),
+            fen
+        );
+        assert!(Ataxx::from_fen(&Default::default(), "x5o/7/7/7/7/7/o15x x 0 1").is_err());
         // m,n,k: gomoku's runs take two digits; tic-tac-toe's gaps are refused.
         let gomoku = format!("{}/7x7 o", vec!["15"; 14].join("/"));
         let game = Mnk::from_fen(&MnkVariant::GOMOKU, &gomoku).unwrap();

@@ -43,7 +43,7 @@ registry::registry! {
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
     Gomoku: mnk::Mnk = |_| mnk::MnkVariant::GOMOKU, mnk::GOMOKU_INFO;
-    Ataxx: ataxx::Ataxx = |_| (), ataxx::INFO;
+    Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 
 impl GameKind {

@@ -151,7 +151,8 @@ mod tests {
                 .starts_with("invalid position '7/7/7 x': "),
             "{error}"
         );
-        let error = position_from::<Ataxx, _>(&(), Some("junk"), ["a1"]).unwrap_err();
+        let error =
+            position_from::<Ataxx, _>(&Default::default(), Some("junk"), ["a1"]).unwrap_err();
         assert!(
             error.to_string().starts_with("invalid position 'junk'"),
             "{error}"

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::games::chess::training::cli::EvalArgs;
-use crate::games::{self, GameVisitor, Registered, VariantSettings};
+use crate::games::{self, GameKind, GameVisitor, Registered, VariantSettings};
 use crate::protocol::options::DEFAULT_HASH_MB;
 use crate::search::{Game, Limits, ThreadPool};
 
@@ -15,16 +15,19 @@ use crate::search::{Game, Limits, ThreadPool};
 pub struct BenchArgs {
     /// Depth for every game instead of each game's default.
     pub depth: Option<u32>,
-    /// How chess evaluates.
+    /// How the game of `--game` evaluates (`--evalfile`, `--hce`).
     #[command(flatten)]
     pub eval: EvalArgs,
 }
 
 impl BenchArgs {
-    /// Runs the bench with these arguments and prints its report.
-    pub fn run(&self) -> Result<(), String> {
-        let settings = self.eval.settings()?;
-        for line in run_with(self.depth, DEFAULT_HASH_MB, &settings).lines() {
+    /// Runs the bench with these arguments and prints its report; `--evalfile` is a net of
+    /// `game`.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let settings = self.eval.settings(game)?;
+        // A net file is `game`'s: the other games keep their default evaluation.
+        let only = self.eval.evalfile.is_some().then_some(game);
+        for line in run_selected(self.depth, DEFAULT_HASH_MB, &settings, only).lines() {
             println!("{line}");
         }
         Ok(())
@@ -133,10 +136,29 @@ pub fn run(depth: Option<u32>, hash_mb: usize) -> BenchReport {
 /// The bench with the variants and evaluation networks `settings` select (`cutoff bench
 /// --evalfile`): nodes then differ from the signature.
 pub fn run_with(depth: Option<u32>, hash_mb: usize, settings: &VariantSettings) -> BenchReport {
+    run_selected(depth, hash_mb, settings, None)
+}
+
+/// The bench with `settings` for the game `only` (every game if `None`), the default
+/// variants for the others.
+fn run_selected(
+    depth: Option<u32>,
+    hash_mb: usize,
+    settings: &VariantSettings,
+    only: Option<GameKind>,
+) -> BenchReport {
     let hash_mb = hash_mb.clamp(1, 64);
+    let default = VariantSettings::default();
     BenchReport {
         games: games::all()
-            .map(|kind| kind.visit(settings, BenchGame { depth, hash_mb }))
+            .map(|kind| {
+                let chosen = if only.map_or(true, |game| game == kind) {
+                    settings
+                } else {
+                    &default
+                };
+                kind.visit(chosen, BenchGame { depth, hash_mb })
+            })
             .collect(),
     }
 }

@@ -68,7 +68,11 @@ impl ChessVariant {
         let net = match &settings.evaluation {
             Evaluation::BuiltIn => nnue::embedded(),
             Evaluation::HandCrafted => None,
-            Evaluation::Net(net) => net.clone().downcast::<nnue::Network>().ok(),
+            Evaluation::Net(net) => net
+                .clone()
+                .downcast::<nnue::Network>()
+                .ok()
+                .filter(|net| *net.features() == nnue::CHESS768),
         };
         ChessVariant {
             chess960: settings.chess960,
@@ -106,7 +110,7 @@ impl Chess {
         let nnue = variant
             .net
             .as_ref()
-            .map(|net| nnue::NnueState::new(Arc::clone(net), &board));
+            .map(|net| nnue::new_state(Arc::clone(net), &board));
         Chess {
             board,
             variant,
@@ -480,7 +484,7 @@ impl Game for Chess {
 
     fn make_move(&mut self, mv: Move) {
         if let Some(nnue) = &mut self.nnue {
-            nnue.push_move(&self.board, mv);
+            nnue.push(nnue::changes(&self.board, mv));
         }
         self.stack.push(self.board.clone());
         self.board.play_unchecked(mv);
@@ -518,7 +522,7 @@ impl Game for Chess {
     fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(nnue) => nnue
-                .evaluate_computed(self.board.side_to_move())
+                .evaluate_computed(self.board.side_to_move() as usize)
                 .unwrap_or_else(|| nnue.network().evaluate(&self.board)),
             None => evaluate_board(&self.board),
         }
@@ -527,7 +531,7 @@ impl Game for Chess {
     /// With a net, brings the accumulators up to date (lazily: only now) and evaluates.
     fn evaluate_mut(&mut self) -> i32 {
         match &mut self.nnue {
-            Some(nnue) => nnue.evaluate(self.board.side_to_move()),
+            Some(nnue) => nnue.evaluate(self.board.side_to_move() as usize),
             None => evaluate_board(&self.board),
         }
     }
@@ -704,7 +708,7 @@ impl Game for Chess {
         let next = self.board.null_move();
         self.stack.push(self.board.clone());
         if let Some(nnue) = &mut self.nnue {
-            nnue.push_null();
+            nnue.push(crate::nnue::Delta::default());
         }
         if let Some(mut board) = next {
             // Repetitions never reach back across a null move.

@@ -399,7 +399,7 @@ mod tests {
         let mut second = Scripted(vec![mv("0000")]);
         let sides: [&mut dyn Side<Ataxx>; 2] = [&mut first, &mut second];
         let settings = RefereeSettings::default();
-        let record = play_game(&(), &opening, sides, &settings, &|| false).unwrap();
+        let record = play_game(&Default::default(), &opening, sides, &settings, &|| false).unwrap();
         let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(moves, ["0000"]);
         assert_eq!(record.result, Some(GameResult::FirstWins));

@@ -11,17 +11,21 @@ use clap::{Args, Subcommand};
 
 use super::datagen::{self, DatagenOptions};
 use super::records;
-use super::train::{self, TrainSettings};
+use super::train::{self, TrainSettings, TrainingRecord};
 use super::tune::{self, TuneSettings};
+use crate::games::ataxx::nnue as ataxx_nnue;
+use crate::games::ataxx::Ataxx;
 use crate::games::chess::nnue;
 use crate::games::chess::Chess;
 use crate::games::{Evaluation, GameKind, VariantSettings};
+use crate::search::ThreadPool;
 
-/// How chess evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
+/// How a game evaluates in `bench` and `datagen`: the built-in net unless told otherwise.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EvalArgs {
-    /// Evaluate chess with this NNUE net file instead of the built-in evaluation (what
-    /// `setoption name EvalFile` does); other games unchanged.
+    /// Evaluate the game of `--game` (chess by default) with this NNUE net file instead of
+    /// its built-in evaluation (what `setoption name EvalFile` does); other games unchanged
+    /// in `bench`.
     #[arg(long, value_name = "NET", conflicts_with = "hce")]
     pub evalfile: Option<String>,
     /// Evaluate chess with the hand-crafted evaluation even when a net is built in (what
@@ -42,11 +46,21 @@ impl EvalArgs {
         }
     }
 
-    /// The same choice as protocol settings, for tools that run every game.
-    pub fn settings(&self) -> Result<VariantSettings, String> {
-        let evaluation = match self.chess_net()? {
-            Some(net) => Evaluation::Net(net),
-            None => Evaluation::HandCrafted,
+    /// The same choice as protocol settings, for tools that run every game: `--evalfile`
+    /// is a net of `game` (read as its `EvalFile` option reads it), which only `game`
+    /// uses; `--hce` is every game's hand-crafted evaluation.
+    pub fn settings(&self, game: GameKind) -> Result<VariantSettings, String> {
+        let evaluation = match &self.evalfile {
+            Some(path) => {
+                let support = game
+                    .info()
+                    .eval_net
+                    .ok_or_else(|| format!("--evalfile: {game} takes no evaluation net"))?;
+                let net = (support.load)(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+                Evaluation::Net(net)
+            }
+            None if self.hce => Evaluation::HandCrafted,
+            None => Evaluation::BuiltIn,
         };
         Ok(VariantSettings {
             evaluation,
@@ -70,9 +84,10 @@ pub struct DatagenArgs {
     /// How the games are played and written.
     #[command(flatten)]
     pub options: DatagenOptions,
-    /// Opening book: one move sequence from the start position per line.
-    #[arg(long, default_value = "openings/chess.txt")]
-    pub book: String,
+    /// Opening book: one move sequence from the start position per line (default: the
+    /// game's own book, `openings/chess.txt` for chess).
+    #[arg(long)]
+    pub book: Option<String>,
     /// Output file (appended to).
     #[arg(long)]
     pub out: String,
@@ -85,17 +100,41 @@ impl DatagenArgs {
     /// Reads the book, plays the games and appends their positions to `out`, reporting
     /// progress on stderr and the totals on stdout.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
-        chess_only(game, "datagen plays chess only")?;
+        let book = self.book.as_deref().unwrap_or(game.info().opening_book);
+        if game.plays::<Ataxx>() {
+            return self.run_ataxx(book);
+        }
+        chess_only(game, "datagen plays chess and ataxx only")?;
         let options = DatagenOptions {
             net: self.eval.chess_net()?,
             ..self.options.clone()
         };
-        run_datagen(&options, &self.book, &self.out)
+        run_datagen(&options, book, &self.out, false)
+    }
+
+    /// Ataxx self-play: bullet `AtaxxBoard` records only; `--evalfile` an Ataxx net.
+    fn run_ataxx(&self, book: &str) -> Result<(), String> {
+        if self.options.format != datagen::DataFormat::Bullet {
+            return Err("ataxx datagen writes --format bullet only".to_string());
+        }
+        let net = match &self.eval.evalfile {
+            Some(path) => Some(Arc::new(
+                nnue::Network::load_for(Path::new(path), &ataxx_nnue::ATAXX147)
+                    .map_err(|e| format!("{path}: {e}"))?,
+            )),
+            None => None,
+        };
+        let options = DatagenOptions {
+            net,
+            ..self.options.clone()
+        };
+        run_datagen(&options, book, &self.out, true)
     }
 }
 
-/// `cutoff datagen`: reads the book, appends the positions to `out`.
-fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), String> {
+/// `cutoff datagen`: reads the book, appends the positions to `out` (Ataxx's games when
+/// `ataxx`, else chess's).
+fn run_datagen(options: &DatagenOptions, book: &str, out: &str, ataxx: bool) -> Result<(), String> {
     let text =
         std::fs::read_to_string(book).map_err(|e| format!("cannot read book {book}: {e}"))?;
     let book = datagen::read_book(&text);
@@ -131,7 +170,14 @@ fn run_datagen(options: &DatagenOptions, book: &str, out: &str) -> Result<(), St
         }
         bar.set_message(message);
     };
-    let summary = datagen::run(options, &book, &mut writer, &mut progress)?;
+    let summary = if ataxx {
+        let play = |index, pool: &mut ThreadPool<Ataxx>| {
+            crate::games::ataxx::datagen::play_game(index, &book, options, pool)
+        };
+        datagen::run_games::<Ataxx>(options, &mut writer, &mut progress, &play)?
+    } else {
+        datagen::run(options, &book, &mut writer, &mut progress)?
+    };
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     println!(
@@ -209,7 +255,8 @@ fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<()
     Ok(())
 }
 
-/// `cutoff train`: trains a chess NNUE network on bullet records.
+/// `cutoff train`: trains an NNUE network of `--game`'s feature set on bullet records
+/// (`ChessBoard` for chess, `AtaxxBoard` for Ataxx).
 #[derive(Args, Clone, Debug)]
 pub struct TrainArgs {
     /// The record files, read whole into memory (32 bytes a position).
@@ -224,14 +271,25 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
-    /// Loads the records, trains, writes the net and reports each epoch.
-    pub fn run(&self) -> Result<(), String> {
-        run_train(&self.data, &self.out, &self.settings)
+    /// Loads the records of `game`, trains, writes the net and reports each epoch.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let bytes = read_records(&self.data)?;
+        if game.plays::<Chess>() {
+            run_train(datagen::decode_bullet(&bytes), &self.out, &self.settings)
+        } else if game.plays::<Ataxx>() {
+            let records = crate::games::ataxx::nnue::decode_records(&bytes);
+            run_train(records, &self.out, &self.settings)
+        } else {
+            Err(format!(
+                "train trains chess and ataxx nets only, not {game}"
+            ))
+        }
     }
 }
 
-/// `cutoff train`: loads the records, trains, writes the net and reports each epoch.
-fn run_train(data: &[String], out: &str, settings: &TrainSettings) -> Result<(), String> {
+/// The whole records of the files `data`, one after the other (a trailing partial record
+/// of a file left out with a warning).
+fn read_records(data: &[String]) -> Result<Vec<u8>, String> {
     let mut records = Vec::new();
     for path in data {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -242,11 +300,22 @@ fn run_train(data: &[String], out: &str, settings: &TrainSettings) -> Result<(),
                 bytes.len() % datagen::BULLET_RECORD_BYTES
             );
         }
-        records.extend(datagen::decode_bullet(&bytes));
+        records.extend_from_slice(&bytes[..whole * datagen::BULLET_RECORD_BYTES]);
         println!("{path}: {whole} positions");
     }
+    Ok(records)
+}
+
+/// `cutoff train`: trains on `records`, writes the net and reports each epoch.
+fn run_train<R: TrainingRecord>(
+    records: Vec<R>,
+    out: &str,
+    settings: &TrainSettings,
+) -> Result<(), String> {
     println!(
-        "training (768 -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        "training {} ({} -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        R::FEATURES.name,
+        R::FEATURES.inputs,
         settings.hidden,
         settings.activation,
         records.len(),

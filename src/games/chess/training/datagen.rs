@@ -249,22 +249,26 @@ pub fn play_game(
     }
 }
 
-/// The opening of game number `index`: a book line (if any), then random legal plies, drawn
-/// from the game's own seed; the position comes with a fresh history.
+/// The opening of chess game number `index` (see [`opening_of`]).
 fn opening(index: usize, book: &[Vec<String>], options: &DatagenOptions) -> Chess {
-    let mut rng = SplitMix::new(
-        options
-            .seed
-            .wrapping_mul(0x2545_f491_4f6c_dd1d)
-            .wrapping_add(index as u64),
-    );
-    let (fewest, most) = options.random_plies;
-    let random_plies = fewest + rng.below(most.saturating_sub(fewest) + 1);
     let variant = ChessVariant {
         chess960: false,
         net: options.net.clone(),
     };
-    let mut game = Chess::start(&variant);
+    opening_of(&variant, index, book, options)
+}
+
+/// The opening of game number `index` of any game: a book line (if any), then random legal
+/// plies, drawn from the game's own seed; the position comes with a fresh history.
+pub fn opening_of<G: Game>(
+    variant: &G::Variant,
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+) -> G {
+    let mut rng = game_rng(options, index);
+    let random_plies = random_plies(options, &mut rng);
+    let mut game = G::start(variant);
     if !book.is_empty() {
         for text in &book[rng.below(book.len())] {
             match game.parse_move(text) {
@@ -282,10 +286,26 @@ fn opening(index: usize, book: &[Vec<String>], options: &DatagenOptions) -> Ches
         game.make_move(moves[rng.below(moves.len())]);
     }
     // A fresh position history, so that the book's moves do not linger in the key stack.
-    match Chess::from_fen(&variant, &game.to_fen()) {
+    match G::from_fen(variant, &game.to_fen()) {
         Ok(fresh) => fresh,
-        Err(_) => Chess::start(&variant),
+        Err(_) => G::start(variant),
     }
+}
+
+/// The generator of game number `index`: from the run's seed and the number alone.
+pub fn game_rng(options: &DatagenOptions, index: usize) -> SplitMix {
+    SplitMix::new(
+        options
+            .seed
+            .wrapping_mul(0x2545_f491_4f6c_dd1d)
+            .wrapping_add(index as u64),
+    )
+}
+
+/// How many random plies a game plays after its book line, drawn from `rng`.
+pub fn random_plies(options: &DatagenOptions, rng: &mut SplitMix) -> usize {
+    let (fewest, most) = options.random_plies;
+    fewest + rng.below(most.saturating_sub(fewest) + 1)
 }
 
 /// What the scores of a self-play game have shown so far, for ending it early.
@@ -390,10 +410,21 @@ pub struct DatagenSummary {
     pub black_wins: usize,
 }
 
+/// One finished game as any game's datagen writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutput {
+    /// The encoded positions.
+    pub bytes: Vec<u8>,
+    /// How many positions they are.
+    pub positions: usize,
+    /// The result, 1.0 / 0.5 / 0.0 from the first player's view.
+    pub result: f64,
+}
+
 impl DatagenSummary {
-    fn add(&mut self, record: &GameRecord) {
+    fn add(&mut self, record: &GameOutput) {
         self.games += 1;
-        self.positions += record.positions.len();
+        self.positions += record.positions;
         match record.result {
             r if r > 0.75 => self.white_wins += 1,
             r if r < 0.25 => self.black_wins += 1,
@@ -411,21 +442,40 @@ pub fn run(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
 ) -> Result<DatagenSummary, String> {
+    run_games::<Chess>(options, out, progress, &|index, pool| {
+        let record = play_game(index, book, options, pool);
+        GameOutput {
+            bytes: record.encode(options.format),
+            positions: record.positions.len(),
+            result: record.result,
+        }
+    })
+}
+
+/// Plays games `options.first_game ..` (`options.games` of them) of `G` with `play` on
+/// `options.threads` threads and appends them to `out` in game order; `progress` is told
+/// the running totals after each game. Any game's datagen runs through it.
+pub fn run_games<G: Game>(
+    options: &DatagenOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&DatagenSummary),
+    play: &(dyn Fn(usize, &mut ThreadPool<G>) -> GameOutput + Sync),
+) -> Result<DatagenSummary, String> {
     let threads = options.threads.clamp(1, 256);
     let next = Arc::new(AtomicUsize::new(0));
-    let (sender, receiver) = crossbeam_channel::unbounded::<(usize, GameRecord)>();
+    let (sender, receiver) = crossbeam_channel::unbounded::<(usize, GameOutput)>();
     std::thread::scope(|scope| -> Result<DatagenSummary, String> {
         for _ in 0..threads {
             let sender = sender.clone();
             let next = Arc::clone(&next);
             scope.spawn(move || {
-                let mut pool = ThreadPool::<Chess>::new(options.hash_mb.clamp(1, 1024));
+                let mut pool = ThreadPool::<G>::new(options.hash_mb.clamp(1, 1024));
                 loop {
                     let offset = next.fetch_add(1, Ordering::Relaxed);
                     if offset >= options.games {
                         break;
                     }
-                    let record = play_game(options.first_game + offset, book, options, &mut pool);
+                    let record = play(options.first_game + offset, &mut pool);
                     if sender.send((offset, record)).is_err() {
                         break;
                     }
@@ -434,12 +484,12 @@ pub fn run(
         }
         drop(sender);
         // Write finished games in order.
-        let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
         let mut summary = DatagenSummary::default();
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
-                out.write_all(&record.encode(options.format))
+                out.write_all(&record.bytes)
                     .map_err(|e| format!("cannot write positions: {e}"))?;
                 summary.add(&record);
                 progress(&summary);

@@ -34,11 +34,21 @@
 //! captured set and the old clock are kept on an undo stack (its capacity is reused, so the
 //! search does not allocate). The Zobrist key covers stones and the side to move; the clock
 //! is folded in by [`Game::hash`], since it can end the game and so decides the value.
+//!
+//! # Evaluation
+//!
+//! The hand-crafted [`Game::evaluate`] (stones and a tempo share) unless the variant
+//! carries an NNUE net ([`AtaxxVariant`], the `EvalFile` option): then the net of
+//! [`nnue`] evaluates, its accumulators updated lazily by make/unmake.
+
+pub mod datagen;
+pub mod nnue;
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use super::grid;
-use super::{BenchPosition, GameInfo, PieceMarks};
+use super::{BenchPosition, Evaluation, GameInfo, PieceMarks, VariantSettings};
 use crate::search::game::{
     EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning, QUIET_HINT_LIMIT,
 };
@@ -64,7 +74,7 @@ pub const INFO: GameInfo = GameInfo {
     opening_book: "openings/ataxx.txt",
     match_tc: "2+0.02",
     chess960: false,
-    eval_net: None,
+    eval_net: Some(nnue::NET_SUPPORT),
     solvable: false,
     pgn_variant: Some("ataxx"),
     test_set: None,
@@ -289,6 +299,30 @@ struct Undo {
     halfmoves: u32,
 }
 
+/// How Ataxx is evaluated: the hand-crafted evaluation, or an `Ataxx147` net.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AtaxxVariant {
+    /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<crate::nnue::Network>>,
+}
+
+impl AtaxxVariant {
+    /// The variant the protocol's settings select: a net given by `EvalFile` (one of
+    /// another feature set counts as none), else the hand-crafted evaluation (no net is
+    /// built in yet).
+    pub fn from_settings(settings: &VariantSettings) -> AtaxxVariant {
+        let net = match &settings.evaluation {
+            Evaluation::BuiltIn | Evaluation::HandCrafted => None,
+            Evaluation::Net(net) => net
+                .clone()
+                .downcast::<crate::nnue::Network>()
+                .ok()
+                .filter(|net| *net.features() == nnue::ATAXX147),
+        };
+        AtaxxVariant { net }
+    }
+}
+
 /// An Ataxx position: stones, gaps, side to move, the clocks and an undo stack.
 #[derive(Clone, Debug)]
 pub struct Ataxx {
@@ -306,6 +340,8 @@ pub struct Ataxx {
     key: u64,
     /// One entry per move made since the position was set up.
     undo: Vec<Undo>,
+    /// The accumulators when a net evaluates.
+    nnue: Option<nnue::AtaxxNnue>,
 }
 
 impl PartialEq for Ataxx {
@@ -344,7 +380,40 @@ impl Ataxx {
             fullmoves,
             key,
             undo: Vec::with_capacity(256),
+            nnue: None,
         }
+    }
+
+    /// This position evaluated as `variant` says: with a net, its accumulators computed.
+    fn with_variant(mut self, variant: &AtaxxVariant) -> Self {
+        self.nnue = variant
+            .net
+            .as_ref()
+            .map(|net| nnue::new_state(Arc::clone(net), self.stones, self.gaps));
+        self
+    }
+
+    /// The accumulators, when a net evaluates.
+    pub fn nnue(&self) -> Option<&nnue::AtaxxNnue> {
+        self.nnue.as_ref()
+    }
+
+    /// The net's evaluation from scratch (no accumulator kept): the reference for the
+    /// incremental updates; `None` without a net.
+    pub fn evaluate_net_from_scratch(&self) -> Option<i32> {
+        let net = self.nnue.as_ref()?.network();
+        let us = self.side.index();
+        Some(net.evaluate_features(
+            nnue::active(self.stones, self.gaps, us),
+            nnue::active(self.stones, self.gaps, 1 - us),
+        ))
+    }
+
+    /// The stone difference and tempo share (the evaluation without a net).
+    fn evaluate_hand_crafted(&self) -> i32 {
+        let own = self.stones[self.side.index()].count_ones() as i32;
+        let other = self.stones[self.side.other().index()].count_ones() as i32;
+        STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100
     }
 
     /// The stones of `player`.
@@ -481,9 +550,9 @@ fn parse_fen(fen: &str) -> Result<Ataxx, String> {
 
 impl Game for Ataxx {
     type Move = AtaxxMove;
-    type Variant = ();
+    type Variant = AtaxxVariant;
 
-    fn start(_variant: &()) -> Self {
+    fn start(variant: &AtaxxVariant) -> Self {
         let corners = |a: usize, b: usize| (1u64 << a) | (1u64 << b);
         // x on a7 and g1, o on g7 and a1.
         Ataxx::from_parts(
@@ -493,12 +562,15 @@ impl Game for Ataxx {
             0,
             1,
         )
+        .with_variant(variant)
     }
 
     /// Parses `board side [halfmoves [fullmoves]]`; refuses malformed text and positions no
     /// game reaches (no stones at all, the side that just moved without stones).
-    fn from_fen(_variant: &(), fen: &str) -> Result<Self, GameError> {
-        parse_fen(fen).map_err(|reason| GameError::position(fen, reason))
+    fn from_fen(variant: &AtaxxVariant, fen: &str) -> Result<Self, GameError> {
+        parse_fen(fen)
+            .map(|position| position.with_variant(variant))
+            .map_err(|reason| GameError::position(fen, reason))
     }
 
     fn to_fen(&self) -> String {
@@ -585,6 +657,14 @@ impl Game for Ataxx {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.key ^= KEYS.side;
+        if let Some(state) = &mut self.nnue {
+            state.push(if mv.is_pass() {
+                crate::nnue::Delta::default()
+            } else {
+                let from = mv.is_double().then_some(usize::from(mv.from));
+                nnue::delta(us, usize::from(mv.to), from, captured)
+            });
+        }
         if !mv.is_pass() {
             let to = usize::from(mv.to);
             self.stones[us] |= 1 << to;
@@ -608,6 +688,9 @@ impl Game for Ataxx {
             debug_assert!(false, "unmake_move without a move made");
             return;
         };
+        if let Some(state) = &mut self.nnue {
+            state.pop();
+        }
         self.side = self.side.other();
         let (us, them) = (self.side.index(), self.side.other().index());
         if self.side == Player::Second {
@@ -642,10 +725,25 @@ impl Game for Ataxx {
     /// The stone difference from the side to move's view, plus a share of what the side
     /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
     /// evaluation swings by several stones between odd and even depths.
+    ///
+    /// With a net: from the current accumulator if it is computed, else from scratch (the
+    /// search asks [`Game::evaluate_mut`], which computes it).
     fn evaluate(&self) -> i32 {
-        let own = self.stones[self.side.index()].count_ones() as i32;
-        let other = self.stones[self.side.other().index()].count_ones() as i32;
-        STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100
+        match &self.nnue {
+            Some(state) => state
+                .evaluate_computed(self.side.index())
+                .or_else(|| self.evaluate_net_from_scratch())
+                .unwrap_or_default(),
+            None => self.evaluate_hand_crafted(),
+        }
+    }
+
+    /// With a net, brings the accumulators up to date (lazily: only now) and evaluates.
+    fn evaluate_mut(&mut self) -> i32 {
+        match &mut self.nnue {
+            Some(state) => state.evaluate(self.side.index()),
+            None => self.evaluate_hand_crafted(),
+        }
     }
 
     fn hash(&self) -> u64 {
@@ -699,11 +797,17 @@ impl Game for Ataxx {
     fn make_null(&mut self) {
         self.side = self.side.other();
         self.key ^= KEYS.side;
+        if let Some(state) = &mut self.nnue {
+            state.push(crate::nnue::Delta::default());
+        }
     }
 
     fn unmake_null(&mut self) {
         self.side = self.side.other();
         self.key ^= KEYS.side;
+        if let Some(state) = &mut self.nnue {
+            state.pop();
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<AtaxxMove, GameError> {
@@ -764,7 +868,7 @@ mod tests {
     use crate::search::GameResult;
 
     fn fen(text: &str) -> Ataxx {
-        Ataxx::from_fen(&(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+        Ataxx::from_fen(&AtaxxVariant::default(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
     fn moves_of(position: &Ataxx) -> Vec<AtaxxMove> {
@@ -842,7 +946,7 @@ mod tests {
 
     #[test]
     fn start_position() {
-        let start = Ataxx::start(&());
+        let start = Ataxx::start(&AtaxxVariant::default());
         assert_eq!(start.to_fen(), "x5o/7/7/7/7/7/o5x x 0 1");
         assert_eq!(fen("x5o/7/7/7/7/7/o5x x 0 1"), start);
         assert_eq!(fen("x5o/7/7/7/7/7/o5x x"), start);
@@ -871,7 +975,7 @@ mod tests {
             let mut position = if game % 3 == 1 {
                 fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
             } else {
-                Ataxx::start(&())
+                Ataxx::start(&AtaxxVariant::default())
             };
             loop {
                 let moves = moves_of(&position);
@@ -961,7 +1065,7 @@ mod tests {
         passed.unmake_move(AtaxxMove::PASS);
         assert_eq!(passed, walled);
         assert_eq!(
-            Ataxx::start(&()).parse_move("0000"),
+            Ataxx::start(&AtaxxVariant::default()).parse_move("0000"),
             Err(GameError::IllegalMove("0000".to_string()))
         );
     }
@@ -1068,7 +1172,7 @@ mod tests {
             ("o6/7/7/7/7/7/7 o 0 1", "x has just moved yet has no stones"),
             ("x6/7/7/7/7/7/7 x 3 5", "o has just moved yet has no stones"),
         ] {
-            match Ataxx::from_fen(&(), text) {
+            match Ataxx::from_fen(&AtaxxVariant::default(), text) {
                 Err(GameError::InvalidPosition { text: t, reason }) => {
                     assert_eq!(t, text);
                     assert!(reason.contains(expected), "{text}: {reason}");
@@ -1077,7 +1181,7 @@ mod tests {
             }
         }
         // The first player to move at the start may face an empty side (a setup).
-        assert!(Ataxx::from_fen(&(), "o6/7/7/7/7/7/7 x 0 1").is_ok());
+        assert!(Ataxx::from_fen(&AtaxxVariant::default(), "o6/7/7/7/7/7/7 x 0 1").is_ok());
     }
 
     #[test]
@@ -1090,14 +1194,14 @@ mod tests {
                 .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
                 .collect();
             let text = String::from_utf8_lossy(&bytes);
-            let _ = Ataxx::from_fen(&(), &text);
-            let _ = Ataxx::start(&()).parse_move(&text);
+            let _ = Ataxx::from_fen(&AtaxxVariant::default(), &text);
+            let _ = Ataxx::start(&AtaxxVariant::default()).parse_move(&text);
         }
     }
 
     #[test]
     fn move_text_errors() {
-        let start = Ataxx::start(&());
+        let start = Ataxx::start(&AtaxxVariant::default());
         let invalid = |t: &str| Err(GameError::InvalidMove(t.to_string()));
         let illegal = |t: &str| Err(GameError::IllegalMove(t.to_string()));
         for bad in [
@@ -1128,7 +1232,7 @@ mod tests {
         let mut seen = std::collections::HashMap::new();
         let mut rng = XorShift(777);
         for _ in 0..2_000 {
-            let mut position = Ataxx::start(&());
+            let mut position = Ataxx::start(&AtaxxVariant::default());
             for _ in 0..(rng.next() % 24) {
                 let moves = moves_of(&position);
                 if moves.is_empty() {
@@ -1161,7 +1265,7 @@ mod tests {
                 assert!(codes.insert(Ataxx::encode_move(AtaxxMove::double(from, to))));
             }
         }
-        let start = Ataxx::start(&());
+        let start = Ataxx::start(&AtaxxVariant::default());
         for mv in moves_of(&start) {
             assert!(start.history_index(mv) < Ataxx::HISTORY_SIZE);
         }
@@ -1170,10 +1274,10 @@ mod tests {
     /// libataxx `tests/perft.cpp` (github.com/kz04px/libataxx): the start position.
     #[test]
     fn perft_from_start() {
-        let mut position = Ataxx::start(&());
+        let mut position = Ataxx::start(&AtaxxVariant::default());
         for (depth, expected) in [(1, 16), (2, 256), (3, 6460), (4, 155888)] {
             assert_eq!(perft(&mut position, depth), expected, "depth {depth}");
         }
-        assert_eq!(position, Ataxx::start(&()));
+        assert_eq!(position, Ataxx::start(&AtaxxVariant::default()));
     }
 }

@@ -1,8 +1,9 @@
-//! `cutoff train`: trains the NNUE network of [`crate::games::chess::nnue`] on bullet
-//! `ChessBoard` records, on the CPU.
+//! `cutoff train`: trains the NNUE network of [`crate::nnue`] on bullet records of any game
+//! that declares a feature set ([`TrainingRecord`]: chess's `ChessBoard`, Ataxx's
+//! `AtaxxBoard`), on the CPU.
 //!
-//! The network is `(768 -> N)x2 -> 1` with bullet's `Chess768` inputs, SCReLU (default) or
-//! CReLU. Its raw output times [`SCALE`] (400) is the evaluation in centipawns; the loss is
+//! The network is `(INPUTS -> N)x2 -> 1` with the record's feature set (bullet's `Chess768`
+//! for chess, `Ataxx147` for Ataxx), SCReLU (default) or CReLU. Its raw output times [`SCALE`] (400) is the evaluation in centipawns; the loss is
 //! the mean squared error between `sigmoid(eval / scale)` and the target
 //! `wdl * result + (1 - wdl) * sigmoid(score / scale)`, both from the side to move's view.
 //! AdamW (bullet's settings: β₁ 0.9, β₂ 0.999, decay 0.01) with every weight clipped to
@@ -10,20 +11,28 @@
 //! × 64); the learning rate drops ×0.1 once a fraction of the epochs has run.
 //!
 //! Every parameter lives in one flat vector laid out like the net file: feature weights
-//! `[768][N]`, feature biases `[N]`, output weights `[2N]` (side to move first), output
+//! `[INPUTS][N]`, feature biases `[N]`, output weights `[2N]` (side to move first), output
 //! bias. A batch is cut into one shard per thread; each thread adds its positions'
 //! gradients into its own dense buffer, the buffers are summed, and AdamW steps.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use arrayvec::ArrayVec;
-use bulletformat::ChessBoard;
+use bulletformat::BulletFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use crate::games::chess::nnue::{record_features, Activation, Network, INPUTS, QA, QB, SCALE};
+use super::{Activation, FeatureSet, Network, LEGACY, MAX_HIDDEN, QA, QB, SCALE};
 use crate::rng::SplitMix;
+
+/// A bullet record the trainer learns from: its score and result (from the side to move's
+/// view, as bulletformat keeps them) and its active features per perspective.
+pub trait TrainingRecord: BulletFormat + 'static {
+    /// The inputs its features index.
+    const FEATURES: FeatureSet;
+    /// The (side to move, other side) feature pairs of the record.
+    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_;
+}
 
 /// Largest weight magnitude: × QB (64) it still fits the i16 product trick, × QA (255)
 /// it fits i16.
@@ -109,6 +118,8 @@ impl Default for TrainSettings {
 /// The floating-point network being trained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
+    /// The inputs.
+    pub features: FeatureSet,
     /// Hidden size N.
     pub hidden: usize,
     /// Activation of the hidden layer.
@@ -120,6 +131,8 @@ pub struct FloatNetwork {
 /// Offsets of the parts of the flat parameter vector.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
+    /// Input count.
+    inputs: usize,
     hidden: usize,
     bias: usize,
     output: usize,
@@ -128,11 +141,12 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(hidden: usize) -> Layout {
-        let bias = INPUTS * hidden;
+    fn new(inputs: usize, hidden: usize) -> Layout {
+        let bias = inputs * hidden;
         let output = bias + hidden;
         let output_bias = output + 2 * hidden;
         Layout {
+            inputs,
             hidden,
             bias,
             output,
@@ -151,7 +165,7 @@ impl Layout {
 struct Scratch {
     us: Vec<f32>,
     them: Vec<f32>,
-    features: ArrayVec<(usize, usize), 32>,
+    features: Vec<(usize, usize)>,
 }
 
 impl Scratch {
@@ -159,7 +173,7 @@ impl Scratch {
         Scratch {
             us: vec![0.0; hidden],
             them: vec![0.0; hidden],
-            features: ArrayVec::new(),
+            features: Vec::with_capacity(64),
         }
     }
 }
@@ -190,16 +204,31 @@ fn derivative(activation: Activation, x: f32) -> f32 {
 }
 
 impl FloatNetwork {
-    /// A network with small random weights (seeded).
+    /// The offsets of its parameters.
+    fn layout(&self) -> Layout {
+        Layout::new(self.features.inputs, self.hidden)
+    }
+
+    /// A chess (`Chess768`) network with small random weights (seeded).
     pub fn random(hidden: usize, activation: Activation, seed: u64) -> FloatNetwork {
-        let layout = Layout::new(hidden);
+        FloatNetwork::random_for(LEGACY, hidden, activation, seed)
+    }
+
+    /// A network of `features` with small random weights (seeded).
+    pub fn random_for(
+        features: FeatureSet,
+        hidden: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> FloatNetwork {
+        let layout = Layout::new(features.inputs, hidden);
         let mut rng = SplitMix::new(seed);
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * limit
         };
         let mut params = vec![0.0; layout.len];
-        let feature_limit = 1.0 / (INPUTS as f32).sqrt();
+        let feature_limit = 1.0 / (layout.inputs as f32).sqrt();
         let output_limit = 1.0 / (2.0 * hidden as f32).sqrt();
         for (i, p) in params.iter_mut().enumerate() {
             *p = if i < layout.bias {
@@ -213,6 +242,7 @@ impl FloatNetwork {
             };
         }
         FloatNetwork {
+            features,
             hidden,
             activation,
             params,
@@ -221,13 +251,13 @@ impl FloatNetwork {
 
     /// The raw output (the evaluation divided by [`SCALE`]) for a record, filling the
     /// accumulators of `scratch`.
-    fn forward(&self, record: &ChessBoard, scratch: &mut Scratch) -> f32 {
-        let layout = Layout::new(self.hidden);
+    fn forward<R: TrainingRecord>(&self, record: &R, scratch: &mut Scratch) -> f32 {
+        let layout = self.layout();
         let bias = &self.params[layout.bias..layout.output];
         scratch.us.copy_from_slice(bias);
         scratch.them.copy_from_slice(bias);
         scratch.features.clear();
-        for (stm, nstm) in record_features(record) {
+        for (stm, nstm) in record.features() {
             scratch.features.push((stm, nstm));
             for (a, w) in scratch.us.iter_mut().zip(&self.params[layout.row(stm)]) {
                 *a += w;
@@ -248,14 +278,14 @@ impl FloatNetwork {
     }
 
     /// The evaluation of a record in centipawns, for the side to move.
-    pub fn evaluate_record(&self, record: &ChessBoard) -> f32 {
+    pub fn evaluate_record<R: TrainingRecord>(&self, record: &R) -> f32 {
         self.forward(record, &mut Scratch::new(self.hidden)) * SCALE as f32
     }
 
     /// The squared error of one record; with `grad`, adds its gradient there.
-    fn position(
+    fn position<R: TrainingRecord>(
         &self,
-        record: &ChessBoard,
+        record: &R,
         settings: &TrainSettings,
         scratch: &mut Scratch,
         grad: Option<&mut [f32]>,
@@ -263,16 +293,16 @@ impl FloatNetwork {
         let raw = self.forward(record, scratch);
         let eval = raw * SCALE as f32;
         let predicted = sigmoid(eval / settings.scale);
-        let result = f32::from(record.result) / 2.0;
+        let result = record.result();
         let target = settings.wdl * result
-            + (1.0 - settings.wdl) * sigmoid(f32::from(record.score) / settings.scale);
+            + (1.0 - settings.wdl) * sigmoid(f32::from(record.score()) / settings.scale);
         let error = predicted - target;
         let Some(grad) = grad else {
             return error * error;
         };
         // d loss / d raw.
         let g = 2.0 * error * predicted * (1.0 - predicted) * SCALE as f32 / settings.scale;
-        let layout = Layout::new(self.hidden);
+        let layout = self.layout();
         let hidden = self.hidden;
         grad[layout.output_bias] += g;
         let (ours, theirs) = self.params[layout.output..layout.output_bias].split_at(self.hidden);
@@ -298,7 +328,7 @@ impl FloatNetwork {
 
     /// The quantised network (QA 255, QB 64), as the engine and bullet read it.
     pub fn quantise(&self) -> Network {
-        let layout = Layout::new(self.hidden);
+        let layout = self.layout();
         let q = |x: f32, factor: i32| -> i16 {
             (x * factor as f32)
                 .round()
@@ -307,7 +337,8 @@ impl FloatNetwork {
         let part = |range: std::ops::Range<usize>, factor: i32| -> Vec<i16> {
             self.params[range].iter().map(|&x| q(x, factor)).collect()
         };
-        Network::from_parts(
+        Network::new(
+            self.features,
             self.activation,
             part(0..layout.bias, QA),
             part(layout.bias..layout.output, QA),
@@ -319,15 +350,15 @@ impl FloatNetwork {
 
 /// The summed squared error of `records` (and their summed gradient into `grad`, zeroed
 /// first, when given), over `threads` threads.
-fn batch(
+fn batch<R: TrainingRecord>(
     net: &FloatNetwork,
-    records: &[ChessBoard],
+    records: &[R],
     settings: &TrainSettings,
     grads: Option<&mut [Vec<f32>]>,
 ) -> f64 {
     let threads = settings.threads.max(1);
     let shard = records.len().div_ceil(threads).max(1);
-    let loss_of = |shard: &[ChessBoard], grad: Option<&mut Vec<f32>>| -> f64 {
+    let loss_of = |shard: &[R], grad: Option<&mut Vec<f32>>| -> f64 {
         let mut scratch = Scratch::new(net.hidden);
         let mut sum = 0.0f64;
         match grad {
@@ -382,7 +413,11 @@ fn batch(
 }
 
 /// The mean squared error of `records` under `net`.
-pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], settings: &TrainSettings) -> f64 {
+pub fn mean_loss<R: TrainingRecord>(
+    net: &FloatNetwork,
+    records: &[R],
+    settings: &TrainSettings,
+) -> f64 {
     if records.is_empty() {
         return f64::NAN;
     }
@@ -461,18 +496,12 @@ pub struct TrainResult {
     pub epochs: Vec<EpochReport>,
 }
 
-/// Trains a network on `records` (the last `validation` fraction held out), calling
-/// `report` after every epoch.
-pub fn train(
-    records: &[ChessBoard],
-    settings: &TrainSettings,
-    mut report: impl FnMut(&EpochReport),
-) -> Result<TrainResult, String> {
-    if !(1..=crate::games::chess::nnue::MAX_HIDDEN).contains(&settings.hidden) {
+/// An error unless the hidden size and the validation fraction are in range.
+fn check_settings(settings: &TrainSettings) -> Result<(), String> {
+    if !(1..=MAX_HIDDEN).contains(&settings.hidden) {
         return Err(format!(
-            "hidden size {} is not from 1 to {}",
-            settings.hidden,
-            crate::games::chess::nnue::MAX_HIDDEN
+            "hidden size {} is not from 1 to {MAX_HIDDEN}",
+            settings.hidden
         ));
     }
     if !(0.0..1.0).contains(&settings.validation) {
@@ -481,6 +510,17 @@ pub fn train(
             settings.validation
         ));
     }
+    Ok(())
+}
+
+/// Trains a network on `records` (the last `validation` fraction held out), calling
+/// `report` after every epoch.
+pub fn train<R: TrainingRecord>(
+    records: &[R],
+    settings: &TrainSettings,
+    mut report: impl FnMut(&EpochReport),
+) -> Result<TrainResult, String> {
+    check_settings(settings)?;
     let held_out = (records.len() as f64 * settings.validation).round() as usize;
     let (training, validation) = records.split_at(records.len() - held_out);
     if training.is_empty() {
@@ -490,7 +530,12 @@ pub fn train(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut net = FloatNetwork::random(settings.hidden, settings.activation, settings.seed);
+    let mut net = FloatNetwork::random_for(
+        R::FEATURES,
+        settings.hidden,
+        settings.activation,
+        settings.seed,
+    );
     let initial_validation_loss = mean_loss(&net, validation, settings);
     let threads = settings.threads.max(1);
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
@@ -498,7 +543,7 @@ pub fn train(
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
     let mut rng = SplitMix::new(settings.seed ^ 0x5eed_0f5b_u64);
     let batch_size = settings.batch.max(1);
-    let mut shard: Vec<ChessBoard> = Vec::with_capacity(batch_size);
+    let mut shard: Vec<R> = Vec::with_capacity(batch_size);
     let drop_epoch = (settings.epochs as f64 * settings.lr_drop).ceil() as usize;
     let mut epochs = Vec::with_capacity(settings.epochs);
     for epoch in 0..settings.epochs {
@@ -567,6 +612,7 @@ mod tests {
     use crate::games::chess::training::datagen::bullet_board;
     use crate::games::chess::{evaluate_board, Chess, ChessVariant};
     use crate::search::{Game, MoveList};
+    use bulletformat::ChessBoard;
 
     /// Positions of random games, labelled with the hand-crafted evaluation as the score
     /// and a result that follows it.
@@ -623,7 +669,7 @@ mod tests {
             let mut net = FloatNetwork::random(4, activation, 11);
             // Bigger output weights and a bias: gradients well above rounding noise.
             // Accumulators far from the activation's kinks at 0 and 1.
-            let layout = Layout::new(4);
+            let layout = Layout::new(LEGACY.inputs, 4);
             for p in &mut net.params[layout.bias..layout.output] {
                 *p = 0.5;
             }

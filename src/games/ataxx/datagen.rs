@@ -1,0 +1,166 @@
+//! `cutoff --game ataxx datagen --format bullet`: Ataxx self-play at a fixed node count per
+//! move, writing bullet `AtaxxBoard` records (the board and the search's score from the
+//! side to move's view, and the game's result) for `cutoff --game ataxx train`.
+//!
+//! Each game starts from a random line of the opening book (`openings/ataxx.txt`) and a
+//! few random legal plies, drawn from the game's own seed (the run's seed and the game's
+//! number), so the output depends only on the arguments, as chess's datagen
+//! ([`crate::games::chess::training::datagen`], whose run loop this shares). A game ends by
+//! the rules (Ataxx ends by itself: the board fills up or the clock reaches 100 half-moves),
+//! by a mate score (the side that has it wins), or as a draw after [`MAX_PLIES`]. Every
+//! position after [`SKIP_PLIES`] is kept unless its score is a mate score.
+
+use bulletformat::{AtaxxBoard, BulletFormat};
+
+use super::{Ataxx, AtaxxVariant};
+use crate::games::chess::training::datagen::{self, DatagenOptions, GameOutput};
+use crate::search::score::is_mate;
+use crate::search::{Game, GameResult, Limits, Player, ThreadPool};
+
+/// Plies after which an unfinished game is a draw.
+pub const MAX_PLIES: usize = 500;
+/// Plies from the start of the self-play (after the opening) whose positions are left out.
+pub const SKIP_PLIES: usize = 2;
+
+/// The first player's score for a result.
+fn first_score(result: GameResult) -> f64 {
+    match result {
+        GameResult::FirstWins => 1.0,
+        GameResult::SecondWins => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
+/// A position and its score from the side to move's view, before the result is known.
+struct Sample {
+    stones: [u64; 2],
+    gaps: u64,
+    second: bool,
+    score: i32,
+    fullmoves: u32,
+    halfmoves: u32,
+}
+
+impl Sample {
+    /// The bullet record with the game's result (first player's view).
+    fn record(&self, result: f64) -> AtaxxBoard {
+        let score = self.score.clamp(-32_000, 32_000) as i16;
+        let (first_score, first_result) = if self.second {
+            (-score, 1.0 - result)
+        } else {
+            (score, result)
+        };
+        AtaxxBoard::from_raw(
+            [self.stones[0], self.stones[1], self.gaps],
+            first_score,
+            first_result as f32,
+            self.second,
+            self.fullmoves.min(u32::from(u16::MAX)) as u16,
+            self.halfmoves.min(255) as u8,
+        )
+    }
+}
+
+/// Plays game number `index` with `pool` (cleared first) at `options.nodes` per move.
+pub fn play_game(
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+    pool: &mut ThreadPool<Ataxx>,
+) -> GameOutput {
+    let variant = AtaxxVariant {
+        net: options.net.clone(),
+    };
+    let mut game: Ataxx = datagen::opening_of(&variant, index, book, options);
+    pool.new_game();
+    let limits = Limits::nodes(options.nodes.max(1));
+    let mut samples = Vec::new();
+    let mut plies = 0;
+    let result = loop {
+        if let Some(end) = game.game_end() {
+            break first_score(end.result);
+        }
+        if plies >= MAX_PLIES {
+            break 0.5;
+        }
+        let search = pool.search(&game, &limits, &[]);
+        let Some(best) = search.best else {
+            break 0.5;
+        };
+        if is_mate(search.score) {
+            let leader = if search.score > 0 {
+                game.side
+            } else {
+                game.side.other()
+            };
+            break if leader == Player::First { 1.0 } else { 0.0 };
+        }
+        if plies >= SKIP_PLIES {
+            samples.push(Sample {
+                stones: game.stones,
+                gaps: game.gaps,
+                second: game.side == Player::Second,
+                score: search.score,
+                fullmoves: game.fullmoves,
+                halfmoves: game.halfmoves,
+            });
+        }
+        game.make_move(best);
+        plies += 1;
+    };
+    let records: Vec<AtaxxBoard> = samples.iter().map(|s| s.record(result)).collect();
+    GameOutput {
+        bytes: AtaxxBoard::as_bytes_slice(&records).to_vec(),
+        positions: records.len(),
+        result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::nnue::decode_records;
+    use crate::games::chess::training::datagen::DataFormat;
+
+    fn options() -> DatagenOptions {
+        DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads: 1,
+            random_plies: (2, 4),
+            format: DataFormat::Bullet,
+            seed: 7,
+            hash_mb: 1,
+            net: None,
+        }
+    }
+
+    #[test]
+    fn ataxx_datagen_is_deterministic_and_decodes() {
+        let text = std::fs::read_to_string("openings/ataxx.txt").expect("the Ataxx book");
+        let book = datagen::read_book(&text);
+        let generate = |options: &DatagenOptions| {
+            let mut bytes = Vec::new();
+            let play = |index, pool: &mut ThreadPool<Ataxx>| play_game(index, &book, options, pool);
+            let summary =
+                datagen::run_games::<Ataxx>(options, &mut bytes, &mut |_| {}, &play).unwrap();
+            (bytes, summary)
+        };
+        let (first, summary) = generate(&options());
+        assert_eq!(summary.games, 3);
+        assert!(summary.positions > 20, "{summary:?}");
+        assert_eq!(first.len(), 32 * summary.positions);
+        let threaded = DatagenOptions {
+            threads: 2,
+            ..options()
+        };
+        assert_eq!(generate(&threaded).0, first);
+        let records = decode_records(&first);
+        assert_eq!(records.len(), summary.positions);
+        assert!(records
+            .iter()
+            .all(|r| r.result() == 0.0 || r.result() == 0.5 || r.result() == 1.0));
+        assert!(records.iter().any(|r| r.score() != 0));
+    }
+}

@@ -1,0 +1,437 @@
+//! Ataxx's NNUE inputs, `Ataxx147`, for the generic network of [`crate::nnue`].
+//!
+//! # Inputs
+//!
+//! Three planes of 49 squares per perspective, as bullet's `Ataxx147` lays them out: the
+//! perspective's own stones (`square`), the other side's stones (`49 + square`) and the
+//! gaps (`98 + square`), with `square = 7 * rank + file` (`a1` is 0) and no mirroring.
+//! Perspective 0 is `x`'s, 1 is `o`'s; the side to move's accumulator goes first into the
+//! output layer, so a bullet `AtaxxBoard` record (stones relative to the side to move) maps
+//! its side to move's stones to plane 0 of the first accumulator and plane 1 of the other.
+//!
+//! # Incremental changes
+//!
+//! A single adds the mover's stone on its destination; a double also removes it from its
+//! origin; each captured stone (at most 8) is removed from the other side's plane and added
+//! to the mover's. A pass changes nothing. So a move adds at most 9 features and removes at
+//! most 9 in each perspective: [`AtaxxNnue`] holds them without refreshing.
+//!
+//! # Net files
+//!
+//! Version-2 tagged files of feature set id 1 with 147 inputs (`cutoff train --game ataxx`
+//! writes them); a chess net, or a net of another size, is refused with an error that says
+//! what it is. There is no Ataxx net built into the binary yet: without `EvalFile` Ataxx
+//! uses its hand-crafted evaluation.
+
+use std::sync::Arc;
+
+use crate::games::{EvalNet, NetSupport};
+use crate::nnue::{Delta, FeatureSet, Network, NnueState};
+
+/// Squares on the board.
+const CELLS: usize = 49;
+
+/// bullet's `Ataxx147`: own stones, other stones, gaps.
+pub const ATAXX147: FeatureSet = FeatureSet {
+    id: 1,
+    name: "Ataxx147",
+    inputs: 3 * CELLS,
+    max_active: CELLS,
+};
+
+/// The most features one move adds (or removes) in a perspective: the destination (or the
+/// origin of a double) and 8 captured stones.
+pub const MAX_CHANGES: usize = 9;
+
+/// The accumulators of an Ataxx game.
+pub type AtaxxNnue = NnueState<MAX_CHANGES>;
+
+/// The feature of a stone of `owner` (0 `x`, 1 `o`) on `square` seen from `perspective`.
+#[inline]
+pub fn stone_feature(perspective: usize, owner: usize, square: usize) -> usize {
+    usize::from(owner != perspective) * CELLS + square
+}
+
+/// The feature of a gap on `square` (the same from both perspectives).
+#[inline]
+pub fn gap_feature(square: usize) -> usize {
+    2 * CELLS + square
+}
+
+/// The squares of a bitboard.
+fn squares(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let square = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            square
+        })
+    })
+}
+
+/// The active features from `perspective` of a board with `stones` (`x`'s, `o`'s) and
+/// `gaps`.
+pub fn active(stones: [u64; 2], gaps: u64, perspective: usize) -> impl Iterator<Item = usize> {
+    let own = squares(stones[perspective]);
+    let other = squares(stones[1 - perspective]).map(|sq| CELLS + sq);
+    own.chain(other).chain(squares(gaps).map(gap_feature))
+}
+
+/// The accumulators of a position computed afresh.
+pub fn new_state(net: Arc<Network>, stones: [u64; 2], gaps: u64) -> AtaxxNnue {
+    NnueState::new(net, |perspective| active(stones, gaps, perspective))
+}
+
+/// What a move of `mover` changes: a stone placed on `to`, one lifted from `from` for a
+/// double, the `captured` stones turned.
+pub fn delta(mover: usize, to: usize, from: Option<usize>, captured: u64) -> Delta<MAX_CHANGES> {
+    let both = |owner, square| [0, 1].map(|p| stone_feature(p, owner, square) as u16);
+    let mut delta = Delta::default();
+    delta.added.push(both(mover, to));
+    if let Some(from) = from {
+        delta.removed.push(both(mover, from));
+    }
+    for square in squares(captured) {
+        delta.removed.push(both(1 - mover, square));
+        delta.added.push(both(mover, square));
+    }
+    delta
+}
+
+/// The (side to move, other side) feature pairs of a bullet record, whose bitboards are
+/// the side to move's stones, the other side's, the gaps.
+pub fn record_features(
+    record: &bulletformat::AtaxxBoard,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    record.into_iter().map(|(plane, square)| {
+        let square = usize::from(square);
+        match plane {
+            0 => (square, CELLS + square),
+            1 => (CELLS + square, square),
+            _ => (gap_feature(square), gap_feature(square)),
+        }
+    })
+}
+
+impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
+    const FEATURES: FeatureSet = ATAXX147;
+
+    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        record_features(self)
+    }
+}
+
+/// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
+/// side to move's stones, the other side's, the gaps, score, result, side to move, clocks);
+/// a trailing partial record is ignored.
+pub fn decode_records(bytes: &[u8]) -> Vec<bulletformat::AtaxxBoard> {
+    bytes
+        .chunks_exact(32)
+        .map(|chunk| {
+            let word = |i: usize| {
+                let mut le = [0; 8];
+                le.copy_from_slice(&chunk[8 * i..8 * i + 8]);
+                u64::from_le_bytes(le)
+            };
+            let score = i16::from_le_bytes([chunk[24], chunk[25]]);
+            let result = f32::from(chunk[26].min(2)) / 2.0;
+            let stm = chunk[27] != 0;
+            let fullm = u16::from_le_bytes([chunk[28], chunk[29]]);
+            // `from_raw` takes the first player's view and turns it to the side to move's.
+            let (bbs, score, result) = if stm {
+                (
+                    [word(1), word(0), word(2)],
+                    score.saturating_neg(),
+                    1.0 - result,
+                )
+            } else {
+                ([word(0), word(1), word(2)], score, result)
+            };
+            bulletformat::AtaxxBoard::from_raw(bbs, score, result, stm, fullm, chunk[30])
+        })
+        .collect()
+}
+
+/// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; none is
+/// built in.
+pub const NET_SUPPORT: NetSupport = NetSupport {
+    load: |path| {
+        Network::load_for(path, &ATAXX147)
+            .map(|net| Arc::new(net) as EvalNet)
+            .map_err(|e| e.to_string())
+    },
+    embedded: || None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxVariant};
+    use crate::nnue::{random_network, Activation, NetworkError};
+    use crate::search::{Game, MoveList};
+
+    /// Positions with gaps, crowded boards (captures of many stones), and one where a side
+    /// must pass.
+    const FENS: &[&str] = &[
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
+        "xxxxooo/xooooxo/ox1o1xo/o-xxx-o/xoo1oox/ooxxoxo/x5o x 0 1",
+        "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
+        "x6/7/2-----/2-ooo-/2-ooo-/2-----/7 o 0 1",
+        "x-o4/--o4/ooo4/7/7/7/7 x 0 1",
+    ];
+
+    /// Checks the incremental accumulator of `game`, brought up to date, against a full
+    /// refresh, and its evaluation before and after.
+    fn check(game: &mut Ataxx, what: &str) {
+        let before = game.evaluate();
+        let eval = game.evaluate_mut();
+        let state = game.nnue().expect("a net evaluates");
+        let net = state.network();
+        let mut fresh = vec![0; 2 * net.hidden()];
+        let (first, second) = fresh.split_at_mut(net.hidden());
+        net.refresh_from(first, active(game.stones, game.gaps, 0));
+        net.refresh_from(second, active(game.stones, game.gaps, 1));
+        assert_eq!(
+            state.current(),
+            Some(&fresh[..]),
+            "{what}: {}",
+            game.to_fen()
+        );
+        assert_eq!(Some(eval), game.evaluate_net_from_scratch(), "{what}");
+        assert_eq!(before, eval, "{what}");
+    }
+
+    /// Plays random games (captures preferred half the time), checking the accumulators
+    /// after moves, null moves and unmakes, sometimes after several unevaluated plies.
+    /// Returns how many passes, doubles and multi-stone captures were played.
+    fn random_games(net: Arc<Network>, seed: u64) -> [usize; 3] {
+        let variant = AtaxxVariant { net: Some(net) };
+        let mut rng = crate::rng::SplitMix::new(seed);
+        let mut seen = [0; 3];
+        for fen in FENS {
+            for _ in 0..6 {
+                let mut game = Ataxx::from_fen(&variant, fen).expect("test FEN");
+                check(&mut game, "root");
+                let mut played: Vec<AtaxxMove> = Vec::new();
+                for _ in 0..150 {
+                    let mut moves = MoveList::new();
+                    game.generate_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let taking: Vec<AtaxxMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| game.captures(m).count_ones() >= 2)
+                        .collect();
+                    let mv = if !taking.is_empty() && rng.below(2) == 0 {
+                        taking[rng.below(taking.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    seen[0] += usize::from(mv.is_pass());
+                    seen[1] += usize::from(mv.is_double());
+                    seen[2] += usize::from(game.captures(mv).count_ones() >= 2);
+                    game.make_move(mv);
+                    played.push(mv);
+                    if rng.below(3) > 0 {
+                        check(&mut game, "make");
+                    }
+                    if game.null_move_allowed() && rng.below(8) == 0 {
+                        game.make_null();
+                        check(&mut game, "null");
+                        game.unmake_null();
+                    }
+                    if rng.below(6) == 0 {
+                        let last = played.pop().expect("a move");
+                        game.unmake_move(last);
+                        check(&mut game, "unmake");
+                    }
+                }
+                while let Some(mv) = played.pop() {
+                    game.unmake_move(mv);
+                }
+                check(&mut game, "back at the root");
+                assert_eq!(game.nnue().map(AtaxxNnue::positions), Some(1));
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn incremental_accumulators_match_a_full_refresh() {
+        for (hidden, activation, seed) in [(16, Activation::SCReLU, 1), (8, Activation::CReLU, 2)] {
+            let net = Arc::new(random_network(ATAXX147, hidden, activation, seed));
+            let seen = random_games(net, seed);
+            assert!(
+                seen.iter().all(|&n| n > 0),
+                "passes, doubles, captures: {seen:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn board_and_bullet_record_features_agree() {
+        let net = random_network(ATAXX147, 16, Activation::SCReLU, 3);
+        for fen in FENS {
+            let game = Ataxx::from_fen(&AtaxxVariant::default(), fen).expect("test FEN");
+            let record: bulletformat::AtaxxBoard = format!("{fen} | 0 | 0.5").parse().unwrap();
+            let (us, them): (Vec<usize>, Vec<usize>) = record_features(&record).unzip();
+            let stm = game.side.index();
+            let expected = net.evaluate_features(
+                active(game.stones, game.gaps, stm),
+                active(game.stones, game.gaps, 1 - stm),
+            );
+            assert_eq!(net.evaluate_features(us, them), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn net_files_round_trip_and_other_games_nets_are_refused() {
+        for (hidden, activation) in [(32, Activation::SCReLU), (7, Activation::CReLU)] {
+            let net = random_network(ATAXX147, hidden, activation, 5);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len() % 64, 0);
+            assert_eq!(Network::from_bytes_for(&bytes, &ATAXX147), Ok(net));
+            // An Ataxx net is no chess net.
+            let chess = crate::games::chess::nnue::Network::from_bytes(&bytes);
+            let Err(NetworkError::WrongFeatures { found, expected }) = chess else {
+                panic!("an Ataxx net read as chess: {chess:?}");
+            };
+            assert!(found.contains("Ataxx147") && expected.contains("Chess768"));
+        }
+        // A chess net is no Ataxx net.
+        let chess = crate::games::chess::nnue::CHESS768;
+        let bytes = random_network(chess, 16, Activation::SCReLU, 6).to_bytes();
+        let error = Network::from_bytes_for(&bytes, &ATAXX147).unwrap_err();
+        assert!(error.to_string().contains("Chess768"), "{error}");
+        assert!(
+            error.to_string().contains("expected one for Ataxx147"),
+            "{error}"
+        );
+        // A wrong size names the layout expected.
+        let mut cut = random_network(ATAXX147, 16, Activation::SCReLU, 7).to_bytes();
+        cut.truncate(1000);
+        let error = Network::from_bytes_for(&cut, &ATAXX147).unwrap_err();
+        assert!(matches!(
+            error,
+            NetworkError::Size {
+                len: 1000,
+                inputs: 147,
+                ..
+            }
+        ));
+        assert!(error.to_string().contains("(147 -> N)x2 -> 1"), "{error}");
+    }
+
+    /// Positions of random games from the start and gapped boards, labelled with the
+    /// hand-crafted evaluation as the score and a result that follows it.
+    fn synthetic(count: usize, seed: u64) -> Vec<bulletformat::AtaxxBoard> {
+        let mut rng = crate::rng::SplitMix::new(seed);
+        let mut records = Vec::with_capacity(count);
+        while records.len() < count {
+            let mut game = Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap();
+            for _ in 0..rng.below(40) + 2 {
+                let mut moves = MoveList::new();
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.make_move(moves[rng.below(moves.len())]);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let score = game.evaluate_hand_crafted();
+            let stm_result = match score {
+                s if s > 200 => 1.0,
+                s if s < -200 => 0.0,
+                _ => 0.5,
+            };
+            let second = game.side.index() == 1;
+            let (first_score, first_result) = if second {
+                (-score, 1.0 - stm_result)
+            } else {
+                (score, stm_result)
+            };
+            records.push(bulletformat::AtaxxBoard::from_raw(
+                [game.stones[0], game.stones[1], game.gaps],
+                first_score as i16,
+                first_result,
+                second,
+                game.fullmoves as u16,
+                game.halfmoves as u8,
+            ));
+        }
+        records
+    }
+
+    #[test]
+    fn records_decode_as_bulletformat_writes_them() {
+        use bulletformat::BulletFormat;
+        let records = synthetic(50, 8);
+        let bytes = bulletformat::AtaxxBoard::as_bytes_slice(&records).to_vec();
+        assert_eq!(bytes.len(), 32 * records.len());
+        assert_eq!(decode_records(&bytes), records);
+        assert!(records.iter().any(|r| r.stm() == 1) && records.iter().any(|r| r.stm() == 0));
+    }
+
+    #[test]
+    fn the_trainer_lowers_the_loss_on_ataxx_records() {
+        use crate::nnue::train::{mean_loss, train, TrainSettings};
+        let records = synthetic(3000, 9);
+        let settings = TrainSettings {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            threads: 1,
+            validation: 0.1,
+            ..TrainSettings::default()
+        };
+        let result = train(&records, &settings, |_| {}).expect("training runs");
+        let last = result.epochs.last().expect("an epoch").validation_loss;
+        assert!(
+            last < 0.7 * result.initial_validation_loss,
+            "{} -> {last}",
+            result.initial_validation_loss
+        );
+        // The quantised net is an Ataxx net and evaluates like the float one.
+        let net = result.net.quantise();
+        assert_eq!(*net.features(), ATAXX147);
+        let back = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).expect("loads");
+        for record in &records[..20] {
+            let (us, them): (Vec<usize>, Vec<usize>) = record_features(record).unzip();
+            let quantised = back.evaluate_features(us, them) as f32;
+            let float = result.net.evaluate_record(record);
+            assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
+        }
+        assert!(mean_loss(&result.net, &records, &settings).is_finite());
+    }
+
+    #[test]
+    fn without_a_net_the_evaluation_is_hand_crafted() {
+        let plain = Ataxx::start(&AtaxxVariant::default());
+        assert!(plain.nnue().is_none());
+        assert_eq!(plain.evaluate(), plain.evaluate_hand_crafted());
+        let settings = crate::games::VariantSettings::default();
+        assert_eq!(
+            AtaxxVariant::from_settings(&settings),
+            AtaxxVariant::default()
+        );
+        // A chess net handed over by the settings counts as none.
+        let chess = random_network(
+            crate::games::chess::nnue::CHESS768,
+            4,
+            Activation::SCReLU,
+            1,
+        );
+        let settings = crate::games::VariantSettings {
+            evaluation: crate::games::Evaluation::Net(Arc::new(chess)),
+            ..Default::default()
+        };
+        assert!(AtaxxVariant::from_settings(&settings).net.is_none());
+    }
+}

@@ -1,0 +1,557 @@
+//! NNUE evaluation for any game that declares a feature set: a `(INPUTS -> N)x2 -> 1`
+//! perspective network in bullet's simple quantised layout, its net file, and the stack of
+//! accumulators updated lazily ([`accumulator`]). Games import this module; it imports no
+//! game.
+//!
+//! # Feature sets
+//!
+//! A game describes its inputs with a [`FeatureSet`] (a file id, a name, the input count
+//! per perspective, the most features active at once) and computes, per position, the
+//! active features of each perspective (perspective 0 is the first player, 1 the second),
+//! and per move the features it adds and removes ([`accumulator::Delta`]). The side to
+//! move's accumulator goes first into the output layer.
+//!
+//! # Net file layout
+//!
+//! Little-endian `i16`s, what bullet writes as `quantised.bin` for this architecture:
+//!
+//! | part            | shape         | quantisation         |
+//! |-----------------|---------------|----------------------|
+//! | feature weights | `[INPUTS][N]` | × QA (255)           |
+//! | feature biases  | `[N]`         | × QA                 |
+//! | output weights  | `[2N]`        | × QB (64), stm first |
+//! | output bias     | `1`           | × QA × QB            |
+//!
+//! then zero padding up to a multiple of 64 bytes: `2 (INPUTS N + 3 N + 1)` bytes before
+//! padding. The padding starts with a tag that `cutoff train` writes:
+//! - version 1 (8 bytes): `b"cutoff"`, `1`, the activation (0 SCReLU, 1 CReLU): a net of
+//!   the legacy set [`LEGACY_ID`] (chess's `Chess768`, 768 inputs);
+//! - version 2 (11 bytes): `b"cutoff"`, `2`, the activation, the feature set's id, its
+//!   input count (`u16`); the file is padded one block more when the tag would not fit.
+//!
+//! A net whose padding is all zeros (bullet's) is a `Chess768` SCReLU net. The hidden size
+//! is deduced from the file size (and the tag's input count). A net of another feature set
+//! than the one asked for, or of no valid size, is refused ([`NetworkError`]).
+//!
+//! # Output
+//!
+//! SCReLU: `(Σ clamp(acc, 0, QA)² · w / QA + bias) · 400 / (QA · QB)`;
+//! CReLU: `(Σ clamp(acc, 0, QA) · w + bias) · 400 / (QA · QB)`, for the side to move,
+//! with bullet's integer divisions.
+
+pub mod accumulator;
+pub mod train;
+
+use std::path::Path;
+
+use thiserror::Error;
+
+pub use accumulator::{Delta, NnueState};
+
+/// Quantisation of the feature weights and biases.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Output scale: the network's raw output times this is the evaluation.
+pub const SCALE: i32 = 400;
+/// Largest hidden size accepted (the i32 output sums cannot overflow below it).
+pub const MAX_HIDDEN: usize = 256;
+/// The tag `cutoff train` writes at the start of the padding.
+const TAG: &[u8; 6] = b"cutoff";
+/// Length of a version-1 tag.
+const TAG_V1_LEN: usize = TAG.len() + 2;
+/// Length of a version-2 tag.
+const TAG_V2_LEN: usize = TAG.len() + 5;
+/// Largest evaluation returned, well inside the search's evaluation bounds.
+const EVAL_LIMIT: i32 = 20_000;
+/// The id of the feature set of untagged and version-1 nets: chess's `Chess768`.
+pub const LEGACY_ID: u8 = 0;
+/// The input count of the legacy feature set.
+pub const LEGACY_INPUTS: usize = 768;
+
+/// bullet's `Chess768`, the feature set of untagged and version-1 net files (chess's).
+pub const LEGACY: FeatureSet = FeatureSet {
+    id: LEGACY_ID,
+    name: "Chess768",
+    inputs: LEGACY_INPUTS,
+    max_active: 32,
+};
+
+/// The feature sets the net files know by id, for error messages: (id, name, game).
+const KNOWN_SETS: &[(u8, &str, &str)] = &[(0, "Chess768", "chess"), (1, "Ataxx147", "ataxx")];
+
+/// The inputs of a network: what a game declares to get a net.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// The id written in the net file's tag ([`LEGACY_ID`] for chess's `Chess768`).
+    pub id: u8,
+    /// Its name, as bullet names the same inputs (`Chess768`, `Ataxx147`).
+    pub name: &'static str,
+    /// Input features per perspective.
+    pub inputs: usize,
+    /// The most features active at once in one perspective.
+    pub max_active: usize,
+}
+
+/// The activation of the hidden layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// Squared clipped ReLU: `clamp(x, 0, 1)²`.
+    #[default]
+    SCReLU,
+    /// Clipped ReLU: `clamp(x, 0, 1)`.
+    CReLU,
+}
+
+impl Activation {
+    /// The id written in the file tag.
+    fn id(self) -> u8 {
+        match self {
+            Activation::SCReLU => 0,
+            Activation::CReLU => 1,
+        }
+    }
+
+    /// The activation of a tag id.
+    fn from_id(id: u8) -> Option<Activation> {
+        match id {
+            0 => Some(Activation::SCReLU),
+            1 => Some(Activation::CReLU),
+            _ => None,
+        }
+    }
+
+    /// Parses `screlu` or `crelu` (any case).
+    pub fn from_name(name: &str) -> Option<Activation> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "screlu" => Some(Activation::SCReLU),
+            "crelu" => Some(Activation::CReLU),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Activation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Activation::SCReLU => "screlu",
+            Activation::CReLU => "crelu",
+        })
+    }
+}
+
+/// A feature set named by its id and input count, as a net file names it.
+fn describe(id: u8, inputs: usize) -> String {
+    match KNOWN_SETS.iter().find(|(known, _, _)| *known == id) {
+        Some((_, name, game)) => format!("{name} ({game}, {inputs} inputs)"),
+        None => format!("feature set #{id} ({inputs} inputs)"),
+    }
+}
+
+/// Why a net file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NetworkError {
+    /// The file cannot be read.
+    #[error("cannot read '{path}': {reason}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The size fits no hidden size.
+    #[error(
+        "{len} bytes is not the size of a ({inputs} -> N)x2 -> 1 net: expected \
+         {per_neuron}*N + 2 bytes (padded to a multiple of 64), with 1 <= N <= {MAX_HIDDEN}"
+    )]
+    Size {
+        /// The size found.
+        len: usize,
+        /// The input count expected.
+        inputs: usize,
+        /// Bytes per hidden neuron.
+        per_neuron: usize,
+    },
+    /// The padding holds something that is not a valid cutoff tag.
+    #[error("the padding after the weights is neither zeros nor a valid cutoff tag")]
+    Padding,
+    /// The net was trained on other inputs (for another game).
+    #[error("this is a net for {found}, expected one for {expected}")]
+    WrongFeatures {
+        /// What the file holds.
+        found: String,
+        /// What the game takes.
+        expected: String,
+    },
+}
+
+/// A quantised network, shared read-only by every position and thread through an `Arc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    features: FeatureSet,
+    hidden: usize,
+    activation: Activation,
+    /// `[inputs][hidden]`, row `feature`.
+    feature_weights: Box<[i16]>,
+    /// `[hidden]`.
+    feature_bias: Box<[i16]>,
+    /// `[2 * hidden]`: the side to move's half first.
+    output_weights: Box<[i16]>,
+    output_bias: i16,
+    /// Whether every output weight is within ±128 (`clamp(a) · w` fits an i16).
+    small_output: bool,
+}
+
+/// Size in bytes of the weights of a net with `inputs` features and `hidden` neurons,
+/// before padding.
+pub fn raw_size_of(inputs: usize, hidden: usize) -> usize {
+    2 * (inputs * hidden + hidden + 2 * hidden + 1)
+}
+
+/// Size in bytes of the file of a net of `features` with `hidden` neurons: padded to 64
+/// bytes, with room for the version-2 tag unless the set is the legacy one.
+pub fn file_size_of(features: &FeatureSet, hidden: usize) -> usize {
+    let raw = raw_size_of(features.inputs, hidden);
+    let tag = if features.id == LEGACY_ID {
+        0
+    } else {
+        TAG_V2_LEN
+    };
+    (raw + tag).div_ceil(64) * 64
+}
+
+/// What a net file's layout says: its feature set (id, inputs), hidden size, activation.
+struct Layout {
+    id: u8,
+    inputs: usize,
+    hidden: usize,
+    activation: Activation,
+}
+
+impl Network {
+    /// A network of `features` from its quantised parts. Panics if the lengths do not fit
+    /// (a programming error: files go through [`Network::from_bytes`]).
+    pub fn new(
+        features: FeatureSet,
+        activation: Activation,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i16,
+    ) -> Network {
+        let hidden = feature_bias.len();
+        assert!((1..=MAX_HIDDEN).contains(&hidden), "hidden size {hidden}");
+        assert_eq!(feature_weights.len(), features.inputs * hidden);
+        assert_eq!(output_weights.len(), 2 * hidden);
+        let small_output = output_weights.iter().all(|w| w.unsigned_abs() <= 128);
+        Network {
+            features,
+            hidden,
+            activation,
+            small_output,
+            feature_weights: feature_weights.into(),
+            feature_bias: feature_bias.into(),
+            output_weights: output_weights.into(),
+            output_bias,
+        }
+    }
+
+    /// The feature set.
+    pub fn features(&self) -> &FeatureSet {
+        &self.features
+    }
+
+    /// The hidden size N.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The feature weights, `[inputs][hidden]`.
+    pub fn feature_weights(&self) -> &[i16] {
+        &self.feature_weights
+    }
+
+    /// The feature biases, `[hidden]`.
+    pub fn feature_bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    /// The output weights, `[2 * hidden]`, the side to move's half first.
+    pub fn output_weights(&self) -> &[i16] {
+        &self.output_weights
+    }
+
+    /// The output bias.
+    pub fn output_bias(&self) -> i16 {
+        self.output_bias
+    }
+
+    /// Whether every output weight is within ±128.
+    pub fn small_output(&self) -> bool {
+        self.small_output
+    }
+
+    /// Reads a net file of `expected`'s inputs (see the module documentation).
+    pub fn load_for(path: &Path, expected: &FeatureSet) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Network::from_bytes_for(&bytes, expected)
+    }
+
+    /// Parses a net file's bytes, which must be a net of `expected`'s inputs.
+    pub fn from_bytes_for(bytes: &[u8], expected: &FeatureSet) -> Result<Network, NetworkError> {
+        let layout = tagged_layout(bytes).map_or_else(|| legacy_layout(bytes, expected), Ok)?;
+        if (layout.id, layout.inputs) != (expected.id, expected.inputs) {
+            return Err(NetworkError::WrongFeatures {
+                found: describe(layout.id, layout.inputs),
+                expected: describe(expected.id, expected.inputs),
+            });
+        }
+        let raw = raw_size_of(layout.inputs, layout.hidden);
+        let mut words = bytes[..raw]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+        let feature_weights = take(layout.inputs * layout.hidden);
+        let feature_bias = take(layout.hidden);
+        let output_weights = take(2 * layout.hidden);
+        let output_bias = take(1)[0];
+        Ok(Network::new(
+            *expected,
+            layout.activation,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        ))
+    }
+
+    /// The net file's bytes: the weights, then the tag and zeros up to 64 bytes (for the
+    /// legacy set a version-1 tag, left out when the padding is shorter than it).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let size = file_size_of(&self.features, self.hidden);
+        let mut bytes = Vec::with_capacity(size);
+        let parts: [&[i16]; 4] = [
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+            &[self.output_bias],
+        ];
+        for word in parts.into_iter().flatten() {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        if self.features.id != LEGACY_ID {
+            bytes.extend_from_slice(TAG);
+            bytes.extend_from_slice(&[2, self.activation.id(), self.features.id]);
+            bytes.extend_from_slice(&(self.features.inputs as u16).to_le_bytes());
+        } else if size - bytes.len() >= TAG_V1_LEN {
+            bytes.extend_from_slice(TAG);
+            bytes.extend_from_slice(&[1, self.activation.id()]);
+        }
+        bytes.resize(size, 0);
+        bytes
+    }
+
+    /// Writes the net file.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// The weights of one input feature.
+    #[inline]
+    pub fn row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The output for the side to move, from the side to move's accumulator `us` and the
+    /// other side's `them`.
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+        let sum = match self.activation {
+            Activation::SCReLU => {
+                let dot = if self.small_output {
+                    screlu_dot_small
+                } else {
+                    screlu_dot
+                };
+                let total = i64::from(dot(us, ours)) + i64::from(dot(them, theirs));
+                total / i64::from(QA) + i64::from(self.output_bias)
+            }
+            Activation::CReLU => {
+                i64::from(crelu_dot(us, ours))
+                    + i64::from(crelu_dot(them, theirs))
+                    + i64::from(self.output_bias)
+            }
+        };
+        let eval = sum * i64::from(SCALE) / i64::from(QA * QB);
+        eval.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// Fills one perspective's accumulator from its active features.
+    pub fn refresh_from(&self, accumulator: &mut [i16], active: impl IntoIterator<Item = usize>) {
+        accumulator.copy_from_slice(&self.feature_bias);
+        for feature in active {
+            add(accumulator, self.row(feature));
+        }
+    }
+
+    /// The output for the side to move given the active features of its perspective `us`
+    /// and of the other `them`, from scratch: the reference for incremental updates.
+    pub fn evaluate_features(
+        &self,
+        us: impl IntoIterator<Item = usize>,
+        them: impl IntoIterator<Item = usize>,
+    ) -> i32 {
+        let mut ours = vec![0; self.hidden];
+        let mut theirs = vec![0; self.hidden];
+        self.refresh_from(&mut ours, us);
+        self.refresh_from(&mut theirs, them);
+        self.output(&ours, &theirs)
+    }
+}
+
+/// The layout of a file with a version-2 tag, if it has one: the tag sits where the
+/// weights its own input count implies end, within the last 64 bytes.
+fn tagged_layout(bytes: &[u8]) -> Option<Layout> {
+    let len = bytes.len();
+    let first = len.saturating_sub(64 + TAG_V2_LEN);
+    (first..=len.checked_sub(TAG_V2_LEN)?)
+        .filter(|start| start % 2 == 0)
+        .find_map(|start| {
+            let tag = &bytes[start..start + TAG_V2_LEN];
+            if &tag[..TAG.len()] != TAG || tag[TAG.len()] != 2 {
+                return None;
+            }
+            let activation = Activation::from_id(tag[TAG.len() + 1])?;
+            let id = tag[TAG.len() + 2];
+            let inputs = usize::from(u16::from_le_bytes([tag[9], tag[10]]));
+            let words = (start / 2).checked_sub(1)?;
+            let hidden = words / (inputs + 3);
+            let fits = words % (inputs + 3) == 0
+                && (1..=MAX_HIDDEN).contains(&hidden)
+                && bytes[start + TAG_V2_LEN..].iter().all(|&b| b == 0)
+                && len == (start + TAG_V2_LEN).div_ceil(64) * 64;
+            fits.then_some(Layout {
+                id,
+                inputs,
+                hidden,
+                activation,
+            })
+        })
+}
+
+/// The layout of an untagged or version-1 file: the legacy set (`Chess768`), its hidden
+/// size from the file size; a size error names `expected`'s layout.
+fn legacy_layout(bytes: &[u8], expected: &FeatureSet) -> Result<Layout, NetworkError> {
+    let len = bytes.len();
+    let legacy_size = |n| raw_size_of(LEGACY_INPUTS, n);
+    let Some(hidden) = (1..=MAX_HIDDEN)
+        .find(|&n| legacy_size(n) == len || legacy_size(n).div_ceil(64) * 64 == len)
+    else {
+        return Err(NetworkError::Size {
+            len,
+            inputs: expected.inputs,
+            per_neuron: 2 * (expected.inputs + 3),
+        });
+    };
+    let activation = parse_v1_padding(&bytes[legacy_size(hidden)..])?;
+    Ok(Layout {
+        id: LEGACY_ID,
+        inputs: LEGACY_INPUTS,
+        hidden,
+        activation,
+    })
+}
+
+/// Reads a legacy padding: zeros (bullet: SCReLU) or a version-1 tag.
+fn parse_v1_padding(padding: &[u8]) -> Result<Activation, NetworkError> {
+    if padding.iter().all(|&b| b == 0) {
+        return Ok(Activation::SCReLU);
+    }
+    let tagged = padding.len() >= TAG_V1_LEN
+        && &padding[..TAG.len()] == TAG
+        && padding[TAG.len()] == 1
+        && padding[TAG_V1_LEN..].iter().all(|&b| b == 0);
+    if !tagged {
+        return Err(NetworkError::Padding);
+    }
+    Activation::from_id(padding[TAG.len() + 1]).ok_or(NetworkError::Padding)
+}
+
+/// `Σ clamp(a, 0, QA)² · w` for output weights within ±128: `clamp(a) · w` fits an i16,
+/// so each term is an i16 product widened and multiplied once more, which the compiler
+/// turns into `pmullw` + `pmaddwd` (SSE2), four times faster than i32 products here.
+#[inline]
+pub fn screlu_dot_small(accumulator: &[i16], weights: &[i16]) -> i32 {
+    accumulator
+        .iter()
+        .zip(weights)
+        .map(|(&a, &w)| {
+            let clipped = a.clamp(0, QA as i16);
+            i32::from(clipped.wrapping_mul(w)) * i32::from(clipped)
+        })
+        .fold(0i32, i32::wrapping_add)
+}
+
+/// `Σ clamp(a, 0, QA)² · w` (at most 65 025 · 127 per term: no overflow below
+/// [`MAX_HIDDEN`] for weights clipped as `cutoff train` and bullet clip them).
+#[inline]
+pub fn screlu_dot(accumulator: &[i16], weights: &[i16]) -> i32 {
+    accumulator
+        .iter()
+        .zip(weights)
+        .map(|(&a, &w)| {
+            let clipped = i32::from(a).clamp(0, QA);
+            clipped * clipped * i32::from(w)
+        })
+        .fold(0i32, i32::wrapping_add)
+}
+
+/// `Σ clamp(a, 0, QA) · w`.
+#[inline]
+fn crelu_dot(accumulator: &[i16], weights: &[i16]) -> i32 {
+    accumulator
+        .iter()
+        .zip(weights)
+        .map(|(&a, &w)| i32::from(a).clamp(0, QA) * i32::from(w))
+        .sum()
+}
+
+/// `accumulator += row`.
+#[inline]
+pub(crate) fn add(accumulator: &mut [i16], row: &[i16]) {
+    for (a, &w) in accumulator.iter_mut().zip(row) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+/// A random network of `features` with `hidden` neurons (weights small enough for i16
+/// accumulators), for tests and `bench` smoke runs.
+pub fn random_network(
+    features: FeatureSet,
+    hidden: usize,
+    activation: Activation,
+    seed: u64,
+) -> Network {
+    let mut rng = crate::rng::SplitMix::new(seed);
+    let mut small = |range: i32| (rng.below(2 * range as usize + 1) as i32 - range) as i16;
+    let feature_weights = (0..features.inputs * hidden).map(|_| small(60)).collect();
+    let feature_bias = (0..hidden).map(|_| small(100)).collect();
+    let output_weights = (0..2 * hidden).map(|_| small(127)).collect();
+    let output_bias = small(3000);
+    Network::new(
+        features,
+        activation,
+        feature_weights,
+        feature_bias,
+        output_weights,
+        output_bias,
+    )
+}

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cutoff::games::chess::training::cli::{DataArgs, DatagenArgs, TrainArgs, TuneArgs};
+use cutoff::games::chess::training::cli::TuneArgs;
 use cutoff::games::{self, GameKind};
 use cutoff::protocol;
+use cutoff::tools::training::{data::DataArgs, datagen::DatagenArgs, train::TrainArgs};
 use cutoff::tools::{self, bench, book, matches, perft, play, solve, tree_stats};
 
 #[derive(Parser)]
@@ -58,9 +59,10 @@ enum Tool {
     /// --format bullet`, or bullet's tools) on the CPU; writes it in bullet's quantised
     /// layout (see nets/README.md).
     Train(TrainArgs),
-    /// Chess training records (bullet `ChessBoard`, 32 bytes a position): `data shuffle`
-    /// interleaves files in a seeded random order, `data convert` turns datagen's text
-    /// format into records (score 0: train them with `--wdl 1.0`).
+    /// Training records of the game (bullet `ChessBoard` for chess, `AtaxxBoard` for
+    /// `--game ataxx`; 32 bytes a position): `data shuffle` interleaves files in a seeded
+    /// random order, `data convert` turns chess datagen's text format into records (score
+    /// 0: train them with `--wdl 1.0`).
     Data(DataArgs),
     /// Opening books built by the game's own solver (Connect Four: `book build`).
     Book(book::BookArgs),
@@ -114,7 +116,7 @@ fn main() -> ExitCode {
         Some(Tool::Datagen(args)) => report(args.run(game)),
         Some(Tool::Tune(args)) => report(args.run(game)),
         Some(Tool::Train(args)) => report(args.run(game)),
-        Some(Tool::Data(args)) => report(args.run()),
+        Some(Tool::Data(args)) => report(args.run(game)),
         Some(Tool::Book(args)) => report(args.run(game)),
         // Exit status 0 when the game was played, whatever its end.
         Some(Tool::Play(args)) => report_as(args.run(game).map(|()| ExitCode::SUCCESS), 2),

@@ -1,6 +1,7 @@
 //! NNUE evaluation for any game that declares a feature set: a `(INPUTS -> N)x2 -> 1`
 //! perspective network in bullet's simple quantised layout, its net file, and the stack of
-//! accumulators updated lazily ([`accumulator`]). Games import this module; it imports no
+//! accumulators updated lazily ([`accumulator`]); the trainer ([`train`]) and the self-play
+//! run loop that makes its data ([`selfplay`]). Games import this module; it imports no
 //! game.
 //!
 //! # Feature sets
@@ -40,6 +41,7 @@
 //! with bullet's integer divisions.
 
 pub mod accumulator;
+pub mod selfplay;
 pub mod train;
 
 use std::path::Path;

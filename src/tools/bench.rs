@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::games::chess::training::cli::EvalArgs;
 use crate::games::{self, GameKind, GameVisitor, Registered, VariantSettings};
 use crate::protocol::options::DEFAULT_HASH_MB;
 use crate::search::{Game, Limits, ThreadPool};
+use crate::tools::training::EvalArgs;
 
 /// `cutoff bench`: its depth and the evaluation of chess.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -1,5 +1,6 @@
 //! Tools built on the engine, one module each with its command-line arguments and `run`:
-//! bench, perft, solve, tree-stats, the match runner, play and the opening book builder.
+//! bench, perft, solve, tree-stats, the match runner, play, the opening book builder and
+//! the learned-evaluation tools of every game with a net (`datagen`, `train`, `data`).
 
 pub mod bench;
 pub mod book;
@@ -7,6 +8,7 @@ pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod solve;
+pub mod training;
 pub mod tree_stats;
 
 use crate::games;

@@ -4,18 +4,33 @@
 //!
 //! Each game starts from a random line of the opening book (`openings/ataxx.txt`) and a
 //! few random legal plies, drawn from the game's own seed (the run's seed and the game's
-//! number), so the output depends only on the arguments, as chess's datagen
-//! ([`crate::games::chess::training::datagen`], whose run loop this shares). A game ends by
+//! number), so the output depends only on the arguments, as every game's datagen
+//! ([`crate::nnue::selfplay`], whose run loop this shares). A game ends by
 //! the rules (Ataxx ends by itself: the board fills up or the clock reaches 100 half-moves),
 //! by a mate score (the side that has it wins), or as a draw after [`MAX_PLIES`]. Every
 //! position after [`SKIP_PLIES`] is kept unless its score is a mate score.
+//!
+//! [`TRAINING`] hands this, the `Ataxx147` inputs and the record decoder to the registry.
 
 use bulletformat::{AtaxxBoard, BulletFormat};
 
-use super::{Ataxx, AtaxxVariant};
-use crate::games::chess::training::datagen::{self, DatagenOptions, GameOutput};
+use super::{nnue, Ataxx, AtaxxVariant};
+use crate::games::TrainingSupport;
+use crate::nnue::selfplay::{self, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use crate::search::score::is_mate;
 use crate::search::{Game, GameResult, Limits, Player, ThreadPool};
+
+/// How Ataxx trains its net in the registry: `Ataxx147` inputs, bullet `AtaxxBoard`
+/// records only.
+pub const TRAINING: TrainingSupport = TrainingSupport {
+    features: &nnue::ATAXX147,
+    formats: &[DataFormat::Bullet],
+    record_bytes: 32,
+    datagen: selfplay::run::<Ataxx>,
+    train: |bytes, settings, report| {
+        crate::nnue::train::train(&nnue::decode_records(bytes), settings, report)
+    },
+};
 
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 500;
@@ -71,7 +86,7 @@ pub fn play_game(
     let variant = AtaxxVariant {
         net: options.net.clone(),
     };
-    let mut game: Ataxx = datagen::opening_of(&variant, index, book, options);
+    let mut game: Ataxx = selfplay::opening_of(&variant, index, book, options);
     pool.new_game();
     let limits = Limits::nodes(options.nodes.max(1));
     let mut samples = Vec::new();
@@ -116,11 +131,22 @@ pub fn play_game(
     }
 }
 
+impl SelfPlay for Ataxx {
+    /// [`play_game`] (bullet records only).
+    fn record_game(
+        index: usize,
+        book: &[Vec<String>],
+        options: &DatagenOptions,
+        pool: &mut ThreadPool<Ataxx>,
+    ) -> GameOutput {
+        play_game(index, book, options, pool)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::ataxx::nnue::decode_records;
-    use crate::games::chess::training::datagen::DataFormat;
 
     fn options() -> DatagenOptions {
         DatagenOptions {
@@ -139,12 +165,10 @@ mod tests {
     #[test]
     fn ataxx_datagen_is_deterministic_and_decodes() {
         let text = std::fs::read_to_string("openings/ataxx.txt").expect("the Ataxx book");
-        let book = datagen::read_book(&text);
+        let book = selfplay::read_book(&text);
         let generate = |options: &DatagenOptions| {
             let mut bytes = Vec::new();
-            let play = |index, pool: &mut ThreadPool<Ataxx>| play_game(index, &book, options, pool);
-            let summary =
-                datagen::run_games::<Ataxx>(options, &mut bytes, &mut |_| {}, &play).unwrap();
+            let summary = selfplay::run::<Ataxx>(options, &book, &mut bytes, &mut |_| {}).unwrap();
             (bytes, summary)
         };
         let (first, summary) = generate(&options());

@@ -75,6 +75,7 @@ pub const INFO: GameInfo = GameInfo {
     match_tc: "2+0.02",
     chess960: false,
     eval_net: Some(nnue::NET_SUPPORT),
+    training: Some(datagen::TRAINING),
     solvable: false,
     pgn_variant: Some("ataxx"),
     test_set: None,

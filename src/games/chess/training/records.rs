@@ -1,33 +1,11 @@
-//! `cutoff data`: tools on training records in bullet's `ChessBoard` format (32 bytes a
-//! position): `shuffle` interleaves several files (datagen chunks) into one file in a
-//! seeded random order, so that a trainer reading it in order sees the games mixed;
-//! `convert` turns datagen's text format (`FEN;result`, no score) into records whose
-//! score is 0 (train them with `--wdl 1.0`).
+//! `cutoff data convert`: datagen's chess text format (`FEN;result`, no score) as bullet
+//! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`). The game-neutral
+//! `data shuffle` is in `tools/training/data.rs`.
 
 use bulletformat::ChessBoard;
 use cozy_chess::Board;
 
-use super::datagen::{bullet_board, BULLET_RECORD_BYTES};
-use crate::rng::SplitMix;
-
-/// The whole records of `bytes` (a trailing partial record is left out) and the number of
-/// bytes left out.
-pub fn split_records(bytes: &[u8]) -> (Vec<[u8; BULLET_RECORD_BYTES]>, usize) {
-    let chunks = bytes.chunks_exact(BULLET_RECORD_BYTES);
-    let left = chunks.remainder().len();
-    let records = chunks
-        .map(|chunk| chunk.try_into().expect("chunks_exact gives whole records"))
-        .collect();
-    (records, left)
-}
-
-/// `records` in a random order that depends only on `seed` (Fisher-Yates).
-pub fn shuffle<T>(records: &mut [T], seed: u64) {
-    let mut rng = SplitMix::new(seed);
-    for i in (1..records.len()).rev() {
-        records.swap(i, rng.below(i + 1));
-    }
-}
+use super::datagen::bullet_board;
 
 /// Records from datagen's text lines `FEN;result` (White's result: 1.0, 0.5 or 0.0), with
 /// score 0. Empty lines are skipped; a malformed line is an error naming its number.
@@ -60,32 +38,6 @@ mod tests {
     use super::*;
     use crate::games::chess::training::datagen::{decode_bullet, encode_bullet};
     use bulletformat::BulletFormat;
-
-    #[test]
-    fn shuffling_keeps_every_record_and_depends_on_the_seed_only() {
-        let original: Vec<u32> = (0..1000).collect();
-        let mut a = original.clone();
-        let mut b = original.clone();
-        let mut c = original.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        shuffle(&mut c, 8);
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-        assert_ne!(a, original);
-        a.sort_unstable();
-        assert_eq!(a, original);
-    }
-
-    #[test]
-    fn records_split_whole_and_report_a_partial_tail() {
-        let bytes: Vec<u8> = (0..(3 * BULLET_RECORD_BYTES + 5) as u32)
-            .map(|i| i as u8)
-            .collect();
-        let (records, left) = split_records(&bytes);
-        assert_eq!((records.len(), left), (3, 5));
-        assert_eq!(records[1][0], BULLET_RECORD_BYTES as u8);
-    }
 
     #[test]
     fn text_lines_convert_to_records_with_their_result() {

@@ -1,0 +1,297 @@
+//! Self-play data for any game's learned evaluation: the settings of a `datagen` run
+//! ([`DatagenOptions`], [`DataFormat`]), the opening of each game (a book line and random
+//! plies drawn from the game's own seed, [`opening_of`]) and the run loop that plays
+//! numbered games on several threads and writes them in order ([`run`], [`run_games`]). A
+//! game's own datagen (chess: `games/chess/training/datagen.rs`, Ataxx:
+//! `games/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
+//! command line through the game's [`TrainingSupport`](crate::games::TrainingSupport) in
+//! the registry.
+//!
+//! Games are numbered and each is played from its own seed (the run's seed and the game's
+//! number) with fresh tables, and the output lists the games in order, so it depends only
+//! on the arguments (not on the number of threads or their timing), and a run can be
+//! continued with `first_game` set to the number of games already played.
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::Network;
+use crate::rng::SplitMix;
+use crate::search::{Game, MoveList, ThreadPool};
+
+/// How positions are written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum DataFormat {
+    /// One line of text per position (chess: `FEN;result`, for `cutoff tune`).
+    #[default]
+    Text,
+    /// bullet's 32-byte records of the game (`ChessBoard`, `AtaxxBoard`), with the search
+    /// score (for NNUE training).
+    Bullet,
+}
+
+impl DataFormat {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataFormat::Text => "text",
+            DataFormat::Bullet => "bullet",
+        }
+    }
+
+    /// Reads `text` or `bullet` on the command line.
+    fn parser() -> impl TypedValueParser<Value = DataFormat> {
+        PossibleValuesParser::new(["text", "bullet"]).map(|name| {
+            if name == "bullet" {
+                DataFormat::Bullet
+            } else {
+                DataFormat::Text
+            }
+        })
+    }
+}
+
+/// Settings of a data generation run (the options of `cutoff datagen`).
+#[derive(Args, Clone, Debug)]
+pub struct DatagenOptions {
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Number of the first game: continue a run that played this many games.
+    #[arg(long, default_value_t = 0)]
+    pub first_game: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Random legal plies after the book line: `N`, or `A-B` for A to B (per game).
+    // At least the first, at most the second; each game draws its number from its seed.
+    #[arg(long, default_value = "4", value_parser = parse_range)]
+    pub random_plies: (usize, usize),
+    /// Output format: `text` (FEN;result, for tune) or `bullet` (32-byte records).
+    #[arg(long, default_value = "text", value_parser = DataFormat::parser())]
+    pub format: DataFormat,
+    /// Seed: the output depends only on the arguments.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Transposition table per worker, MiB.
+    #[arg(skip = 16_usize)]
+    pub hash_mb: usize,
+    /// The network that evaluates in the self-play searches; `None`: the hand-crafted
+    /// evaluation.
+    #[arg(skip)]
+    pub net: Option<Arc<Network>>,
+}
+
+/// The opening of game number `index` of any game: a book line (if any), then random legal
+/// plies, drawn from the game's own seed; the position comes with a fresh history.
+pub fn opening_of<G: Game>(
+    variant: &G::Variant,
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+) -> G {
+    let mut rng = game_rng(options, index);
+    let random_plies = random_plies(options, &mut rng);
+    let mut game = G::start(variant);
+    if !book.is_empty() {
+        for text in &book[rng.below(book.len())] {
+            match game.parse_move(text) {
+                Ok(mv) => game.make_move(mv),
+                Err(_) => break,
+            }
+        }
+    }
+    for _ in 0..random_plies {
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        game.make_move(moves[rng.below(moves.len())]);
+    }
+    // A fresh position history, so that the book's moves do not linger in the key stack.
+    match G::from_fen(variant, &game.to_fen()) {
+        Ok(fresh) => fresh,
+        Err(_) => G::start(variant),
+    }
+}
+
+/// The generator of game number `index`: from the run's seed and the number alone.
+pub fn game_rng(options: &DatagenOptions, index: usize) -> SplitMix {
+    SplitMix::new(
+        options
+            .seed
+            .wrapping_mul(0x2545_f491_4f6c_dd1d)
+            .wrapping_add(index as u64),
+    )
+}
+
+/// How many random plies a game plays after its book line, drawn from `rng`.
+pub fn random_plies(options: &DatagenOptions, rng: &mut SplitMix) -> usize {
+    let (fewest, most) = options.random_plies;
+    fewest + rng.below(most.saturating_sub(fewest) + 1)
+}
+
+/// Reads an opening book of move lines (`#` comments and blank lines skipped).
+pub fn read_book(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// What a run wrote.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DatagenSummary {
+    /// Games played.
+    pub games: usize,
+    /// Positions written.
+    pub positions: usize,
+    /// Games won by the first player (White in chess, `x` in Ataxx).
+    pub first_wins: usize,
+    /// Drawn games.
+    pub draws: usize,
+    /// Games won by the second player.
+    pub second_wins: usize,
+}
+
+/// One finished game as any game's datagen writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutput {
+    /// The encoded positions.
+    pub bytes: Vec<u8>,
+    /// How many positions they are.
+    pub positions: usize,
+    /// The result, 1.0 / 0.5 / 0.0 from the first player's view.
+    pub result: f64,
+}
+
+impl DatagenSummary {
+    fn add(&mut self, record: &GameOutput) {
+        self.games += 1;
+        self.positions += record.positions;
+        match record.result {
+            r if r > 0.75 => self.first_wins += 1,
+            r if r < 0.25 => self.second_wins += 1,
+            _ => self.draws += 1,
+        }
+    }
+}
+
+/// A game whose self-play makes training data: how one numbered game of a run is played
+/// and written.
+pub trait SelfPlay: Game {
+    /// Plays game number `index` of a run (its opening from `book` and its own seed, see
+    /// [`opening_of`]) at `options.nodes` per move with `pool`, whose tables it clears
+    /// first, and encodes the positions it keeps in `options.format`.
+    fn record_game(
+        index: usize,
+        book: &[Vec<String>],
+        options: &DatagenOptions,
+        pool: &mut ThreadPool<Self>,
+    ) -> GameOutput;
+}
+
+/// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
+/// lines on `options.threads` threads and appends them to `out` in game order; `progress`
+/// is told the running totals after each game. A game's
+/// [`TrainingSupport::datagen`](crate::games::TrainingSupport) is this for its type.
+pub fn run<G: SelfPlay>(
+    options: &DatagenOptions,
+    book: &[Vec<String>],
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&DatagenSummary),
+) -> Result<DatagenSummary, String> {
+    run_games::<G>(options, out, progress, &|index, pool| {
+        G::record_game(index, book, options, pool)
+    })
+}
+
+/// Plays games `options.first_game ..` (`options.games` of them) of `G` with `play` on
+/// `options.threads` threads and appends them to `out` in game order; `progress` is told
+/// the running totals after each game. Any game's datagen runs through it.
+pub fn run_games<G: Game>(
+    options: &DatagenOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&DatagenSummary),
+    play: &(dyn Fn(usize, &mut ThreadPool<G>) -> GameOutput + Sync),
+) -> Result<DatagenSummary, String> {
+    let threads = options.threads.clamp(1, 256);
+    let next = Arc::new(AtomicUsize::new(0));
+    let (sender, receiver) = crossbeam_channel::unbounded::<(usize, GameOutput)>();
+    std::thread::scope(|scope| -> Result<DatagenSummary, String> {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let next = Arc::clone(&next);
+            scope.spawn(move || {
+                let mut pool = ThreadPool::<G>::new(options.hash_mb.clamp(1, 1024));
+                loop {
+                    let offset = next.fetch_add(1, Ordering::Relaxed);
+                    if offset >= options.games {
+                        break;
+                    }
+                    let record = play(options.first_game + offset, &mut pool);
+                    if sender.send((offset, record)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Write finished games in order.
+        let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
+        let mut summary = DatagenSummary::default();
+        for (offset, record) in receiver {
+            pending.insert(offset, record);
+            while let Some(record) = pending.remove(&summary.games) {
+                out.write_all(&record.bytes)
+                    .map_err(|e| format!("cannot write positions: {e}"))?;
+                summary.add(&record);
+                progress(&summary);
+            }
+        }
+        out.flush()
+            .map_err(|e| format!("cannot write positions: {e}"))?;
+        Ok(summary)
+    })
+}
+
+/// Reads `N` as (N, N) and `A-B` as (A, B).
+pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected N or A-B, got '{text}'"))
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("empty range '{text}'"));
+            }
+            Ok((a, b))
+        }
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_plies_read_a_number_or_a_range() {
+        assert_eq!(parse_range("4"), Ok((4, 4)));
+        assert_eq!(parse_range(" 2-6"), Ok((2, 6)));
+        assert!(parse_range("6-2").is_err());
+        assert!(parse_range("x").is_err());
+    }
+}

@@ -1,0 +1,136 @@
+//! `cutoff data`: tools on a game's bullet training records: `shuffle` interleaves several
+//! files (datagen chunks) into one file in a seeded random order, so that a trainer reading
+//! it in order sees the games mixed (any game with a [`TrainingSupport`], whose record size
+//! it uses); `convert` turns chess datagen's text format (`FEN;result`, no score) into
+//! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`).
+//!
+//! [`TrainingSupport`]: crate::games::TrainingSupport
+
+use clap::{Args, Subcommand};
+
+use super::training_of;
+use crate::games::chess::training::{cli::chess_only, datagen, records};
+use crate::games::GameKind;
+// The records in a random order that depends only on the seed (Fisher-Yates), as the
+// match runner shuffles its openings.
+use crate::tools::matches::openings::shuffle;
+
+/// `cutoff data`: tools on training records.
+#[derive(Args, Clone, Debug)]
+pub struct DataArgs {
+    /// What to do with the records.
+    #[command(subcommand)]
+    pub action: DataAction,
+}
+
+/// The `cutoff data` tools.
+#[derive(Subcommand, Clone, Debug)]
+pub enum DataAction {
+    /// Reads every record of the files (whole, into memory) and writes them all to OUT in
+    /// a random order that depends only on the seed.
+    Shuffle {
+        /// The record files.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        /// The shuffled file (overwritten).
+        #[arg(long)]
+        out: String,
+        /// Seed of the order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Converts chess datagen's text lines `FEN;result` into records with score 0.
+    Convert {
+        /// The text file.
+        #[arg(long)]
+        text: String,
+        /// The record file (overwritten).
+        #[arg(long)]
+        out: String,
+    },
+}
+
+impl DataArgs {
+    /// Reads the input files of `game`'s records, writes the output, and says how many
+    /// records it wrote.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        run_data(&self.action, game)
+    }
+}
+
+/// `cutoff data shuffle|convert`: reads the input files, writes the output, and says
+/// how many records it wrote.
+fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
+    let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
+    let (bytes, out, count) = match action {
+        DataAction::Shuffle { data, out, seed } => {
+            let size = training_of(game, "data shuffle")?.record_bytes;
+            let files = data
+                .iter()
+                .map(|path| read(path))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut all = Vec::new();
+            for (path, bytes) in data.iter().zip(&files) {
+                let (found, left) = split_records(bytes, size);
+                if left > 0 {
+                    log::warn!("{path}: a partial record of {left} bytes at the end is left out");
+                }
+                all.extend(found);
+            }
+            shuffle(&mut all, *seed);
+            let count = all.len();
+            (all.concat(), out, count)
+        }
+        DataAction::Convert { text, out } => {
+            chess_only(game, "data convert reads chess positions")?;
+            let text = String::from_utf8(read(text)?).map_err(|_| format!("{text}: not UTF-8"))?;
+            let converted = records::records_from_text(&text)?;
+            (datagen::encode_bullet(&converted), out, converted.len())
+        }
+    };
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!("{count} records written to {out}");
+    Ok(())
+}
+
+/// The whole records of `size` bytes in `bytes` (a trailing partial record is left out)
+/// and the number of bytes left out.
+pub fn split_records(bytes: &[u8], size: usize) -> (Vec<&[u8]>, usize) {
+    let chunks = bytes.chunks_exact(size);
+    let left = chunks.remainder().len();
+    (chunks.collect(), left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size of a bullet record of chess and Ataxx.
+    const BULLET_RECORD_BYTES: usize = 32;
+
+    #[test]
+    fn shuffling_keeps_every_record_and_depends_on_the_seed_only() {
+        let original: Vec<u32> = (0..1000).collect();
+        let mut a = original.clone();
+        let mut b = original.clone();
+        let mut c = original.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        shuffle(&mut c, 8);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, original);
+        a.sort_unstable();
+        assert_eq!(a, original);
+    }
+
+    #[test]
+    fn records_split_whole_and_report_a_partial_tail() {
+        let bytes: Vec<u8> = (0..(3 * BULLET_RECORD_BYTES + 5) as u32)
+            .map(|i| i as u8)
+            .collect();
+        let (records, left) = split_records(&bytes, BULLET_RECORD_BYTES);
+        assert_eq!((records.len(), left), (3, 5));
+        assert_eq!(records[1][0], BULLET_RECORD_BYTES as u8);
+    }
+}

@@ -1,0 +1,112 @@
+//! `cutoff train`: trains an NNUE network of `--game`'s feature set on its bullet records
+//! through its [`TrainingSupport::train`](crate::games::TrainingSupport), reporting each
+//! epoch on stdout.
+
+use std::path::Path;
+
+use clap::Args;
+
+use super::training_of;
+use crate::games::{GameKind, TrainingSupport};
+use crate::nnue::train::TrainSettings;
+
+/// `cutoff train`: trains an NNUE network of `--game`'s feature set on bullet records
+/// (`ChessBoard` for chess, `AtaxxBoard` for Ataxx).
+#[derive(Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// The record files, read whole into memory (32 bytes a position).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<String>,
+    /// Write the trained net here.
+    #[arg(long)]
+    pub out: String,
+    /// How the net is trained.
+    #[command(flatten)]
+    pub settings: TrainSettings,
+}
+
+impl TrainArgs {
+    /// Loads the records of `game`, trains, writes the net and reports each epoch.
+    pub fn run(&self, game: GameKind) -> Result<(), String> {
+        let training = training_of(game, "train")?;
+        let records = read_records(&self.data, training.record_bytes)?;
+        run_train(&records, &training, &self.out, &self.settings)
+    }
+}
+
+/// The whole records (of `size` bytes) of the files `data`, one after the other (a
+/// trailing partial record of a file left out with a warning).
+fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, String> {
+    let mut records = Vec::new();
+    for path in data {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let whole = bytes.len() / size;
+        if bytes.len() % size != 0 {
+            eprintln!(
+                "warning: {path}: {} trailing bytes ignored (a partial record)",
+                bytes.len() % size
+            );
+        }
+        records.extend_from_slice(&bytes[..whole * size]);
+        println!("{path}: {whole} positions");
+    }
+    Ok(records)
+}
+
+/// Trains on `records` (whole records of `training`'s game), writes the net and reports
+/// each epoch.
+fn run_train(
+    records: &[u8],
+    training: &TrainingSupport,
+    out: &str,
+    settings: &TrainSettings,
+) -> Result<(), String> {
+    println!(
+        "training {} ({} -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        training.features.name,
+        training.features.inputs,
+        settings.hidden,
+        settings.activation,
+        records.len() / training.record_bytes,
+        settings.validation * 100.0,
+        settings.epochs,
+        settings.batch,
+        settings.lr,
+        settings.lr_gamma,
+        settings.lr_drop * 100.0,
+        settings.wdl,
+        settings.scale,
+        settings.threads,
+        settings.seed
+    );
+    let started = std::time::Instant::now();
+    let result = (training.train)(records, settings, &mut |epoch| {
+        println!(
+            "epoch {:>3} lr {:.2e} train loss {:.6} validation loss {:.6} {:.0} positions/s{}",
+            epoch.epoch,
+            epoch.lr,
+            epoch.train_loss,
+            epoch.validation_loss,
+            epoch.positions_per_second,
+            epoch
+                .checkpoint
+                .as_ref()
+                .map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
+        );
+    })?;
+    result
+        .net
+        .quantise()
+        .save(Path::new(out))
+        .map_err(|e| format!("cannot write {out}: {e}"))?;
+    println!(
+        "{} training and {} validation positions, validation loss {:.6} -> {:.6}, {:.0} s; net written to {out}",
+        result.train_positions,
+        result.validation_positions,
+        result.initial_validation_loss,
+        result.epochs.last().map_or(f64::NAN, |e| e.validation_loss),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

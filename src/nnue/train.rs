@@ -606,22 +606,27 @@ pub fn train<R: TrainingRecord>(
     })
 }
 
+/// Test helpers shared by the trainer's tests and the games' feature-set tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::chess::training::datagen::bullet_board;
-    use crate::games::chess::{evaluate_board, Chess, ChessVariant};
+pub(crate) mod testing {
+    use crate::rng::SplitMix;
     use crate::search::{Game, MoveList};
-    use bulletformat::ChessBoard;
 
-    /// Positions of random games, labelled with the hand-crafted evaluation as the score
-    /// and a result that follows it.
-    fn synthetic(count: usize, seed: u64) -> Vec<ChessBoard> {
+    /// `count` records of random games drawn from `seed`: each game starts from `start`,
+    /// plays `plies.0` to `plies.0 + plies.1 - 1` random legal moves (fewer if it ends), and
+    /// unless it is over then, `label` turns the position into a record (or none).
+    pub(crate) fn random_records<G: Game, R>(
+        count: usize,
+        seed: u64,
+        mut start: impl FnMut(&mut SplitMix) -> G,
+        plies: (usize, usize),
+        mut label: impl FnMut(&G) -> Option<R>,
+    ) -> Vec<R> {
         let mut rng = SplitMix::new(seed);
         let mut records = Vec::with_capacity(count);
         while records.len() < count {
-            let mut game = Chess::start(&ChessVariant::default());
-            for _ in 0..rng.below(60) + 4 {
+            let mut game = start(&mut rng);
+            for _ in 0..rng.below(plies.1) + plies.0 {
                 let mut moves = MoveList::new();
                 game.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -632,6 +637,25 @@ mod tests {
             if game.outcome().is_some() {
                 continue;
             }
+            records.extend(label(&game));
+        }
+        records
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::training::datagen::bullet_board;
+    use crate::games::chess::{evaluate_board, Chess, ChessVariant};
+    use crate::search::Game;
+    use bulletformat::ChessBoard;
+
+    /// Positions of random games, labelled with the hand-crafted evaluation as the score
+    /// and a result that follows it.
+    fn synthetic(count: usize, seed: u64) -> Vec<ChessBoard> {
+        let start = |_: &mut SplitMix| Chess::start(&ChessVariant::default());
+        testing::random_records(count, seed, start, (4, 60), |game: &Chess| {
             let board = game.board();
             let score = evaluate_board(board);
             let stm_result = match score {
@@ -644,9 +668,8 @@ mod tests {
             } else {
                 1.0 - stm_result
             };
-            records.extend(bullet_board(board, score, white_result));
-        }
-        records
+            bullet_board(board, score, white_result)
+        })
     }
 
     fn settings(hidden: usize, activation: Activation) -> TrainSettings {

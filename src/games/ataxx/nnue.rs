@@ -167,6 +167,7 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
 mod tests {
     use super::*;
     use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxVariant};
+    use crate::nnue::train::testing::random_records;
     use crate::nnue::{random_network, Activation, NetworkError};
     use crate::search::{Game, MoveList};
 
@@ -329,21 +330,10 @@ mod tests {
     /// Positions of random games from the start and gapped boards, labelled with the
     /// hand-crafted evaluation as the score and a result that follows it.
     fn synthetic(count: usize, seed: u64) -> Vec<bulletformat::AtaxxBoard> {
-        let mut rng = crate::rng::SplitMix::new(seed);
-        let mut records = Vec::with_capacity(count);
-        while records.len() < count {
-            let mut game = Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap();
-            for _ in 0..rng.below(40) + 2 {
-                let mut moves = MoveList::new();
-                game.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                game.make_move(moves[rng.below(moves.len())]);
-            }
-            if game.outcome().is_some() {
-                continue;
-            }
+        let start = |rng: &mut crate::rng::SplitMix| {
+            Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap()
+        };
+        random_records(count, seed, start, (2, 40), |game: &Ataxx| {
             let score = game.evaluate_hand_crafted();
             let stm_result = match score {
                 s if s > 200 => 1.0,
@@ -356,16 +346,15 @@ mod tests {
             } else {
                 (score, stm_result)
             };
-            records.push(bulletformat::AtaxxBoard::from_raw(
+            Some(bulletformat::AtaxxBoard::from_raw(
                 [game.stones[0], game.stones[1], game.gaps],
                 first_score as i16,
                 first_result,
                 second,
                 game.fullmoves as u16,
                 game.halfmoves as u8,
-            ));
-        }
-        records
+            ))
+        })
     }
 
     #[test]

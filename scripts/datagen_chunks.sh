@@ -7,17 +7,18 @@
 #
 # usage: scripts/datagen_chunks.sh CUTOFF OUTDIR [--chunks N] [--from K] [--games G]
 #            [--nodes N] [--threads T] [--seed S] [--random-plies A-B] [--book FILE]
-#            [--game chess|ataxx]   (the book defaults to openings/GAME.txt)
+#            [--game chess|ataxx] [--evalfile NET]   (the book defaults to openings/GAME.txt;
+#            NET is the net the self-play searches evaluate with)
 set -euo pipefail
 if [ $# -lt 2 ]; then
-    sed -n '2,10p' "$0"
+    sed -n '2,11p' "$0"
     exit 2
 fi
 cutoff=$(realpath "$1")
 out=$2
 shift 2
 chunks=10 from=0 games=2000 nodes=5000 threads=1 seed=2026 plies=8-12
-game=chess book=
+game=chess book= evalfile=()
 while [ $# -gt 0 ]; do
     case $1 in
         --chunks) chunks=$2; shift 2 ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
         --random-plies) plies=$2; shift 2 ;;
         --book) book=$2; shift 2 ;;
         --game) game=$2; shift 2 ;;
+        --evalfile) evalfile=(--evalfile "$(realpath "$2")"); shift 2 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -44,7 +46,7 @@ for ((k = from; k < from + chunks; k++)); do
     rm -f "$out/$name.bin"
     cmd=("$cutoff" --game "$game" datagen --games "$games" --first-game $((k * games)) --nodes "$nodes"
          --threads "$threads" --seed "$seed" --random-plies "$plies" --format bullet
-         --book "$book" --out "$out/$name.bin")
+         --book "$book" --out "$out/$name.bin" ${evalfile[@]+"${evalfile[@]}"})
     {
         echo "# $(date -u +%FT%TZ) $("$cutoff" --version)"
         echo "# ${cmd[*]}"

@@ -168,8 +168,8 @@ fn ataxx_takes_its_own_nets_over_uai_and_refuses_others() {
     engine.send("uai");
     let lines = engine.read_until("uaiok", TIMEOUT);
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
-    assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
-    let hce = ataxx_eval(&mut engine);
+    assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
+    let built_in = ataxx_eval(&mut engine);
 
     // A chess net, and an Ataxx net of a wrong size, are refused with what they are.
     engine.send(&format!(
@@ -190,11 +190,12 @@ fn ataxx_takes_its_own_nets_over_uai_and_refuses_others() {
     ));
     let error = engine.expect("info string error:");
     assert!(error.contains("(147 -> N)x2 -> 1"), "{error}");
-    engine.send("setoption name UseNNUE value true");
-    engine.expect("info string error:");
-    assert_eq!(ataxx_eval(&mut engine), hce);
+    assert_eq!(ataxx_eval(&mut engine), built_in);
     engine.send("go depth 3");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    engine.send("setoption name UseNNUE value false");
+    let hce = ataxx_eval(&mut engine);
+    assert_ne!(hce, built_in);
 
     // Its own net loads and evaluates; UseNNUE false goes back to the hand-crafted one.
     engine.send(&format!(
@@ -205,6 +206,7 @@ fn ataxx_takes_its_own_nets_over_uai_and_refuses_others() {
     engine.send("setoption name UseNNUE value true");
     let net = ataxx_eval(&mut engine);
     assert_ne!(net, hce);
+    assert_ne!(net, built_in);
     engine.send("go depth 4");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
     engine.send("setoption name UseNNUE value false");

@@ -37,9 +37,9 @@
 //!
 //! # Evaluation
 //!
-//! The hand-crafted [`Game::evaluate`] (stones and a tempo share) unless the variant
-//! carries an NNUE net ([`AtaxxVariant`], the `EvalFile` option): then the net of
-//! [`nnue`] evaluates, its accumulators updated lazily by make/unmake.
+//! The NNUE net of [`nnue`] (the one built into the binary, or `EvalFile`'s), its
+//! accumulators updated lazily by make/unmake; without a net ([`AtaxxVariant`], `UseNNUE
+//! false`) the hand-crafted [`Game::evaluate`]: stones and a tempo share.
 
 pub mod datagen;
 pub mod nnue;
@@ -301,19 +301,34 @@ struct Undo {
 }
 
 /// How Ataxx is evaluated: the hand-crafted evaluation, or an `Ataxx147` net.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtaxxVariant {
     /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.
     pub net: Option<Arc<crate::nnue::Network>>,
 }
 
+impl Default for AtaxxVariant {
+    /// The default evaluation: the net built into the binary.
+    fn default() -> AtaxxVariant {
+        AtaxxVariant {
+            net: nnue::embedded(),
+        }
+    }
+}
+
 impl AtaxxVariant {
+    /// The hand-crafted evaluation (`UseNNUE false`).
+    pub fn hand_crafted() -> AtaxxVariant {
+        AtaxxVariant { net: None }
+    }
+
     /// The variant the protocol's settings select: a net given by `EvalFile` (one of
-    /// another feature set counts as none), else the hand-crafted evaluation (no net is
-    /// built in yet).
+    /// another feature set counts as none), the built-in net by default, or the
+    /// hand-crafted evaluation.
     pub fn from_settings(settings: &VariantSettings) -> AtaxxVariant {
         let net = match &settings.evaluation {
-            Evaluation::BuiltIn | Evaluation::HandCrafted => None,
+            Evaluation::BuiltIn => nnue::embedded(),
+            Evaluation::HandCrafted => None,
             Evaluation::Net(net) => net
                 .clone()
                 .downcast::<crate::nnue::Network>()
@@ -955,7 +970,10 @@ mod tests {
         assert_eq!(start.ply(), 0);
         assert_eq!(moves_of(&start).len(), 16);
         // Level stones; the side to move is owed half of its best move's gain (a single).
-        assert_eq!(start.evaluate(), TEMPO_SHARE * STONE_VALUE / 100);
+        assert_eq!(
+            start.evaluate_hand_crafted(),
+            TEMPO_SHARE * STONE_VALUE / 100
+        );
         assert_eq!(
             start.render(),
             "7 x . . . . . o\n\
@@ -1040,13 +1058,16 @@ mod tests {
         // next to b6): +1 stone and +3 taken, a difference of 7.
         let position = fen("ooo4/7/x6/7/7/7/7 x 0 1");
         assert_eq!(position.best_gain(), 7 * STONE_VALUE);
-        assert_eq!(position.evaluate(), -2 * STONE_VALUE + TEMPO_SHARE * 7);
+        assert_eq!(
+            position.evaluate_hand_crafted(),
+            -2 * STONE_VALUE + TEMPO_SHARE * 7
+        );
         // Nothing to take: a single still adds a stone.
         let quiet = fen("o6/7/7/7/7/7/6x x 0 1");
         assert_eq!(quiet.best_gain(), STONE_VALUE);
         // The same board with o to move: the gain is o's.
         let other = fen("o6/7/7/7/7/7/6x o 0 1");
-        assert_eq!(other.evaluate(), TEMPO_SHARE);
+        assert_eq!(other.evaluate_hand_crafted(), TEMPO_SHARE);
     }
 
     #[test]

@@ -20,10 +20,11 @@
 //!
 //! Version-2 tagged files of feature set id 1 with 147 inputs (`cutoff train --game ataxx`
 //! writes them); a chess net, or a net of another size, is refused with an error that says
-//! what it is. There is no Ataxx net built into the binary yet: without `EvalFile` Ataxx
-//! uses its hand-crafted evaluation.
+//! what it is. `nets/ataxx.nnue` is built into the binary ([`embedded`]) and evaluates
+//! Ataxx unless `EvalFile` names another net or `UseNNUE` is off (its provenance is in
+//! `nets/README.md`).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::games::{EvalNet, NetSupport};
 use crate::nnue::{Delta, FeatureSet, Network, NnueState};
@@ -152,15 +153,33 @@ pub fn decode_records(bytes: &[u8]) -> Vec<bulletformat::AtaxxBoard> {
         .collect()
 }
 
-/// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; none is
-/// built in.
+/// The Ataxx net file built into the binary: `nets/ataxx.nnue` (its provenance is in
+/// `nets/README.md`).
+const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
+
+/// The Ataxx net embedded in the binary, parsed once, then shared by every position and
+/// thread; `None` only if the file built in is not a valid `Ataxx147` net (a unit test
+/// rules that out).
+pub fn embedded() -> Option<Arc<Network>> {
+    static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            Network::from_bytes_for(EMBEDDED_NET, &ATAXX147)
+                .ok()
+                .map(Arc::new)
+        })
+        .clone()
+}
+
+/// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; the
+/// built-in one is [`embedded`].
 pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load_for(path, &ATAXX147)
             .map(|net| Arc::new(net) as EvalNet)
             .map_err(|e| e.to_string())
     },
-    embedded: || None,
+    embedded: || embedded().map(|net| net as EvalNet),
 };
 
 #[cfg(test)]
@@ -401,14 +420,31 @@ mod tests {
     }
 
     #[test]
-    fn without_a_net_the_evaluation_is_hand_crafted() {
-        let plain = Ataxx::start(&AtaxxVariant::default());
-        assert!(plain.nnue().is_none());
-        assert_eq!(plain.evaluate(), plain.evaluate_hand_crafted());
+    fn the_embedded_net_is_valid_and_the_default() {
+        let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx147 net");
+        assert_eq!(*net.features(), ATAXX147);
+        let start = Ataxx::start(&AtaxxVariant::default());
+        assert!(start.nnue().is_some());
+        assert_eq!(start.evaluate(), start.evaluate_net_from_scratch().unwrap());
         let settings = crate::games::VariantSettings::default();
         assert_eq!(
             AtaxxVariant::from_settings(&settings),
             AtaxxVariant::default()
+        );
+    }
+
+    #[test]
+    fn without_a_net_the_evaluation_is_hand_crafted() {
+        let plain = Ataxx::start(&AtaxxVariant::hand_crafted());
+        assert!(plain.nnue().is_none());
+        assert_eq!(plain.evaluate(), plain.evaluate_hand_crafted());
+        let settings = crate::games::VariantSettings {
+            evaluation: crate::games::Evaluation::HandCrafted,
+            ..Default::default()
+        };
+        assert_eq!(
+            AtaxxVariant::from_settings(&settings),
+            AtaxxVariant::hand_crafted()
         );
         // A chess net handed over by the settings counts as none.
         let chess = random_network(

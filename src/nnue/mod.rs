@@ -45,10 +45,23 @@ pub mod selfplay;
 pub mod train;
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
 pub use accumulator::{Delta, NnueState};
+
+/// A net built into the binary (`bytes`, of `features`' inputs), parsed once into `cell`,
+/// then shared by every position and thread; `None` only if the bytes are not such a net
+/// (each game's unit test rules that out).
+pub fn embedded_net(
+    cell: &'static OnceLock<Option<Arc<Network>>>,
+    bytes: &[u8],
+    features: &FeatureSet,
+) -> Option<Arc<Network>> {
+    cell.get_or_init(|| Network::from_bytes_for(bytes, features).ok().map(Arc::new))
+        .clone()
+}
 
 /// Quantisation of the feature weights and biases.
 pub const QA: i32 = 255;

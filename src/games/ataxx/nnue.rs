@@ -162,13 +162,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
 /// rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    EMBEDDED
-        .get_or_init(|| {
-            Network::from_bytes_for(EMBEDDED_NET, &ATAXX147)
-                .ok()
-                .map(Arc::new)
-        })
-        .clone()
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &ATAXX147)
 }
 
 /// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; the

@@ -179,9 +179,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
 /// `None` only if the file built in is not a valid net (a unit test rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    EMBEDDED
-        .get_or_init(|| Network::from_bytes(EMBEDDED_NET).ok().map(Arc::new))
-        .clone()
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &CHESS768)
 }
 
 /// How chess takes a network in the registry: `EvalFile` loads with [`Network::load`].

@@ -69,8 +69,13 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Output scale: the network's raw output times this is the evaluation.
 pub const SCALE: i32 = 400;
-/// Largest hidden size accepted (the i32 output sums cannot overflow below it).
-pub const MAX_HIDDEN: usize = 256;
+/// Largest hidden size accepted.
+pub const MAX_HIDDEN: usize = 1024;
+/// Hidden neurons whose output terms are summed in i32 before the sum is widened to i64:
+/// a term is at most `QA² · 128` ([`screlu_dot_small`]) or `QA · 32 768`
+/// ([`crelu_dot`]), so 256 of them cannot overflow (and a net of at most 256 neurons is
+/// one chunk, summed exactly as before wider nets were accepted).
+const DOT_CHUNK: usize = 256;
 /// The tag `cutoff train` writes at the start of the padding.
 const TAG: &[u8; 6] = b"cutoff";
 /// Length of a version-1 tag.
@@ -391,17 +396,16 @@ impl Network {
         let (ours, theirs) = self.output_weights.split_at(self.hidden);
         let sum = match self.activation {
             Activation::SCReLU => {
-                let dot = if self.small_output {
-                    screlu_dot_small
+                let total = if self.small_output {
+                    chunked(screlu_dot_small, us, ours) + chunked(screlu_dot_small, them, theirs)
                 } else {
-                    screlu_dot
+                    screlu_dot(us, ours) + screlu_dot(them, theirs)
                 };
-                let total = i64::from(dot(us, ours)) + i64::from(dot(them, theirs));
                 total / i64::from(QA) + i64::from(self.output_bias)
             }
             Activation::CReLU => {
-                i64::from(crelu_dot(us, ours))
-                    + i64::from(crelu_dot(them, theirs))
+                chunked(crelu_dot, us, ours)
+                    + chunked(crelu_dot, them, theirs)
                     + i64::from(self.output_bias)
             }
         };
@@ -500,6 +504,17 @@ fn parse_v1_padding(padding: &[u8]) -> Result<Activation, NetworkError> {
     Activation::from_id(padding[TAG.len() + 1]).ok_or(NetworkError::Padding)
 }
 
+/// `dot(accumulator, weights)` summed [`DOT_CHUNK`] neurons at a time in i32 (the
+/// vectorised kernels), the chunks' sums in i64: exact for every hidden size.
+#[inline]
+fn chunked(dot: impl Fn(&[i16], &[i16]) -> i32, accumulator: &[i16], weights: &[i16]) -> i64 {
+    accumulator
+        .chunks(DOT_CHUNK)
+        .zip(weights.chunks(DOT_CHUNK))
+        .map(|(a, w)| i64::from(dot(a, w)))
+        .sum()
+}
+
 /// `Σ clamp(a, 0, QA)² · w` for output weights within ±128: `clamp(a) · w` fits an i16,
 /// so each term is an i16 product widened and multiplied once more, which the compiler
 /// turns into `pmullw` + `pmaddwd` (SSE2), four times faster than i32 products here.
@@ -515,18 +530,19 @@ pub fn screlu_dot_small(accumulator: &[i16], weights: &[i16]) -> i32 {
         .fold(0i32, i32::wrapping_add)
 }
 
-/// `Σ clamp(a, 0, QA)² · w` (at most 65 025 · 127 per term: no overflow below
-/// [`MAX_HIDDEN`] for weights clipped as `cutoff train` and bullet clip them).
+/// `Σ clamp(a, 0, QA)² · w` for any output weights, in i64 (a single term of a weight
+/// near ±32 767 would overflow an i32; nets clipped as `cutoff train` and bullet clip them
+/// take [`screlu_dot_small`]).
 #[inline]
-pub fn screlu_dot(accumulator: &[i16], weights: &[i16]) -> i32 {
+pub fn screlu_dot(accumulator: &[i16], weights: &[i16]) -> i64 {
     accumulator
         .iter()
         .zip(weights)
         .map(|(&a, &w)| {
-            let clipped = i32::from(a).clamp(0, QA);
-            clipped * clipped * i32::from(w)
+            let clipped = i64::from(a).clamp(0, i64::from(QA));
+            clipped * clipped * i64::from(w)
         })
-        .fold(0i32, i32::wrapping_add)
+        .sum()
 }
 
 /// `Σ clamp(a, 0, QA) · w`.
@@ -569,4 +585,53 @@ pub fn random_network(
         output_weights,
         output_bias,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A net of `hidden` neurons whose accumulators saturate: every bias at QA, every
+    /// output weight `output` (within ±128 or not), no feature weight.
+    fn saturated(hidden: usize, activation: Activation, output: i16) -> Network {
+        let features = FeatureSet {
+            id: 9,
+            name: "test",
+            inputs: 1,
+            max_active: 1,
+        };
+        Network::new(
+            features,
+            activation,
+            vec![0; hidden],
+            vec![QA as i16; hidden],
+            vec![output; 2 * hidden],
+            0,
+        )
+    }
+
+    #[test]
+    fn wide_nets_sum_their_outputs_without_overflow() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            for output in [127, 129, -127, -200] {
+                for hidden in [1, 255, 256, 257, 512, MAX_HIDDEN] {
+                    let net = saturated(hidden, activation, output);
+                    let term = match activation {
+                        Activation::SCReLU => i64::from(QA * QA) * i64::from(output) / 255,
+                        Activation::CReLU => i64::from(QA) * i64::from(output),
+                    };
+                    // Both halves: 2 · hidden terms (the SCReLU division is exact here).
+                    let sum = 2 * hidden as i64 * term;
+                    let expected = (sum * i64::from(SCALE) / i64::from(QA * QB))
+                        .clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT));
+                    let acc = vec![QA as i16; hidden];
+                    assert_eq!(
+                        i64::from(net.output(&acc, &acc)),
+                        expected,
+                        "{activation} hidden {hidden} output weight {output}"
+                    );
+                }
+            }
+        }
+    }
 }

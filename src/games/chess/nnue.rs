@@ -355,7 +355,7 @@ mod tests {
             let accumulator: Vec<i16> = (0..64).map(|_| value(400)).collect();
             let weights: Vec<i16> = (0..64).map(|_| value(128)).collect();
             assert_eq!(
-                screlu_dot_small(&accumulator, &weights),
+                i64::from(screlu_dot_small(&accumulator, &weights)),
                 screlu_dot(&accumulator, &weights)
             );
         }

@@ -276,38 +276,23 @@ fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
 /// join as the square's attackers are removed; pins are ignored. Quiet moves score the loss
 /// of the moved piece if the square is attacked, castling scores 0.
 pub fn see(board: &Board, mv: Move) -> i32 {
-    let stm = board.side_to_move();
-    let Some(moved) = board.piece_on(mv.from) else {
+    let Some(start) = Exchange::start(board, mv) else {
         return 0;
     };
-    if board.colors(stm).has(mv.to) {
-        return 0;
-    }
-    let target = mv.to;
-    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    let Exchange {
+        target,
+        mut occupied,
+        captured: first_gain,
+        mut on_square,
+    } = start;
     let mut gain = [0i32; 40];
-    gain[0] = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
-    if is_en_passant(board, mv) {
-        occupied ^= Square::new(target.file(), mv.from.rank()).bitboard();
-    }
-    let mut on_square = SEE_VALUE[moved as usize];
-    if let Some(promotion) = mv.promotion {
-        gain[0] += SEE_VALUE[promotion as usize] - SEE_VALUE[Piece::Pawn as usize];
-        on_square = SEE_VALUE[promotion as usize];
-    }
-    let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
-    let straight = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    gain[0] = first_gain;
     let mut attackers = attackers_to(board, target, occupied) & occupied;
-    let mut side = !stm;
+    let mut side = !board.side_to_move();
     let mut depth = 0;
     while depth + 1 < gain.len() {
-        let ours = attackers & board.colors(side);
         // The least valuable attacker of `side`.
-        let Some((piece, from)) = Piece::ALL.iter().find_map(|&piece| {
-            (ours & board.pieces(piece))
-                .next_square()
-                .map(|square| (piece, square))
-        }) else {
+        let Some((piece, from)) = least_valuable(board, attackers & board.colors(side)) else {
             break;
         };
         // The king may only capture onto an undefended square.
@@ -318,8 +303,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain[depth] = on_square - gain[depth - 1];
         on_square = SEE_VALUE[piece as usize];
         occupied ^= from.bitboard();
-        attackers |= (get_bishop_moves(target, occupied) & diagonal)
-            | (get_rook_moves(target, occupied) & straight);
+        attackers |= x_rays(board, target, occupied);
         attackers &= occupied;
         side = !side;
     }
@@ -328,6 +312,106 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         depth -= 1;
     }
     gain[0]
+}
+
+/// Whether `see(board, mv) >= threshold`, decided as soon as the exchange's outcome
+/// relative to `threshold` is known (no swap list): the capture alone is below it, or
+/// losing the moving piece still leaves it reached, or one side stops.
+pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
+    let Some(start) = Exchange::start(board, mv) else {
+        return 0 >= threshold;
+    };
+    let Exchange {
+        target,
+        mut occupied,
+        captured,
+        on_square,
+    } = start;
+    // `balance`: what the side that just captured is ahead of the threshold by (from the
+    // mover's view when `mover_ahead`), were the piece on the square not taken back.
+    let mut balance = captured - threshold;
+    if balance < 0 {
+        return false;
+    }
+    balance = on_square - balance;
+    if balance <= 0 {
+        return true;
+    }
+    let mut attackers = attackers_to(board, target, occupied) & occupied;
+    let mut side = board.side_to_move();
+    let mut mover_ahead = true;
+    loop {
+        side = !side;
+        let Some((piece, from)) = least_valuable(board, attackers & board.colors(side)) else {
+            break;
+        };
+        mover_ahead = !mover_ahead;
+        if piece == Piece::King {
+            // The king takes only an undefended piece.
+            let defended = !(attackers & board.colors(!side)).is_empty();
+            return mover_ahead != defended;
+        }
+        balance = SEE_VALUE[piece as usize] - balance;
+        if balance < i32::from(mover_ahead) {
+            break;
+        }
+        occupied ^= from.bitboard();
+        attackers |= x_rays(board, target, occupied);
+        attackers &= occupied;
+    }
+    mover_ahead
+}
+
+/// The first capture of a static exchange: the square, the board's occupancy once the
+/// moving piece left (and an en passant victim went), what it wins (a promotion's gain
+/// included) and the value of the piece left standing on the square.
+struct Exchange {
+    target: Square,
+    occupied: BitBoard,
+    captured: i32,
+    on_square: i32,
+}
+
+impl Exchange {
+    /// The exchange `mv` starts; `None` for castling or no piece on the origin (worth 0).
+    fn start(board: &Board, mv: Move) -> Option<Exchange> {
+        let moved = board.piece_on(mv.from)?;
+        if board.colors(board.side_to_move()).has(mv.to) {
+            return None;
+        }
+        let mut occupied = board.occupied() ^ mv.from.bitboard();
+        if is_en_passant(board, mv) {
+            occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+        }
+        let mut captured = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
+        let mut on_square = SEE_VALUE[moved as usize];
+        if let Some(promotion) = mv.promotion {
+            captured += SEE_VALUE[promotion as usize] - SEE_VALUE[Piece::Pawn as usize];
+            on_square = SEE_VALUE[promotion as usize];
+        }
+        Some(Exchange {
+            target: mv.to,
+            occupied,
+            captured,
+            on_square,
+        })
+    }
+}
+
+/// The least valuable of `attackers` (with its square), if any.
+fn least_valuable(board: &Board, attackers: BitBoard) -> Option<(Piece, Square)> {
+    Piece::ALL.iter().find_map(|&piece| {
+        (attackers & board.pieces(piece))
+            .next_square()
+            .map(|square| (piece, square))
+    })
+}
+
+/// The sliders attacking `target` through `occupied` (x-rays revealed as pieces leave).
+fn x_rays(board: &Board, target: Square, occupied: BitBoard) -> BitBoard {
+    let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let straight = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    (get_bishop_moves(target, occupied) & diagonal) | (get_rook_moves(target, occupied) & straight)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -584,7 +668,7 @@ impl Game for Chess {
         };
         let winning = mv.promotion.is_none()
             && victim.is_some_and(|v| SEE_VALUE[v as usize] >= SEE_VALUE[attacker as usize]);
-        if winning || see(&self.board, mv) >= 0 {
+        if winning || see_at_least(&self.board, mv, 0) {
             QUIET_HINT_LIMIT + 1_000 * victim_rank + promotion_bonus + 10 - attacker_rank
         } else {
             -100_000 + 1_000 * victim_rank - attacker_rank
@@ -659,7 +743,7 @@ impl Game for Chess {
     }
 
     fn exchange_at_least(&self, mv: Move, threshold: i32) -> bool {
-        see(&self.board, mv) >= threshold
+        see_at_least(&self.board, mv, threshold)
     }
 
     fn generate_noisy(&self, moves: &mut MoveList<Move>) {
@@ -1328,6 +1412,51 @@ mod tests {
         // En passant.
         let game = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
         assert_eq!(see(game.board(), mv(&game, "e5d6")), 100);
+    }
+
+    #[test]
+    fn the_threshold_exchange_agrees_with_the_full_one() {
+        let starts = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/5b2/1n6/3p4/4K3/8/8/3R4 w - - 0 1",
+        ];
+        let mut rng = crate::rng::SplitMix::new(11);
+        let mut checked = 0;
+        for fen in starts {
+            for _ in 0..40 {
+                let mut game = position(fen);
+                for _ in 0..rng.below(30) {
+                    let mut moves = MoveList::new();
+                    game.generate_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    game.make_move(moves[rng.below(moves.len())]);
+                }
+                let mut moves = MoveList::new();
+                game.generate_moves(&mut moves);
+                for &mv in &moves {
+                    let value = see(game.board(), mv);
+                    let thresholds =
+                        (-1200..=1200)
+                            .step_by(50)
+                            .chain([value - 1, value, value + 1]);
+                    for threshold in thresholds {
+                        assert_eq!(
+                            see_at_least(game.board(), mv, threshold),
+                            value >= threshold,
+                            "{} {mv} threshold {threshold} (see {value})",
+                            game.board()
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]

@@ -151,6 +151,7 @@ impl<G: Game> Searcher<G> {
                 game.unmake_move(mv);
                 continue;
             }
+            self.links.tt.prefetch(game.hash());
 
             // Step 11d. Search it: PVS, a late quiet move reduced first.
             let score = self.search_made_move(game, node, mv, alpha, &facts, static_eval)?;

@@ -136,6 +136,7 @@ impl<G: Game> Searcher<G> {
             }
             self.continuations[ply] = game.continuation_index(mv);
             game.make_move(mv);
+            self.links.tt.prefetch(game.hash());
             let result = self.quiescence(game, ply + 1, -beta, -alpha);
             game.unmake_move(mv);
             let score = -result?;

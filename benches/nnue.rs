@@ -35,7 +35,12 @@ fn main() {
         None => (*nnue::embedded().expect("the built-in net")).clone(),
     };
     let net = Arc::new(net);
-    println!("net: N = {}, {}", net.hidden(), net.activation());
+    println!(
+        "net: N = {}, {} output buckets, {}",
+        net.hidden(),
+        net.buckets(),
+        net.activation()
+    );
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let variant = ChessVariant {
         chess960: false,
@@ -50,8 +55,9 @@ fn main() {
         state.update();
         state.pop();
     });
+    let bucket = nnue::board_bucket(game.board(), net.buckets());
     let output = time(|_| {
-        black_box(state.evaluate(black_box(Color::White as usize)));
+        black_box(state.evaluate(black_box(Color::White as usize), black_box(bucket)));
     });
     let mut with_net = game.clone();
     let nnue = time(|i| {

@@ -177,26 +177,27 @@ impl<const N: usize> NnueState<N> {
     }
 
     /// The evaluation of the current position for the side to move (perspective
-    /// `side_to_move`), its accumulator brought up to date first.
-    pub fn evaluate(&mut self, side_to_move: usize) -> i32 {
+    /// `side_to_move`) by the output head of `bucket` (the game's choice for the position,
+    /// 0 for a net of one bucket), its accumulator brought up to date first.
+    pub fn evaluate(&mut self, side_to_move: usize, bucket: usize) -> i32 {
         self.update();
-        self.output(self.slot(self.plies.len() - 1), side_to_move)
+        self.output(self.slot(self.plies.len() - 1), side_to_move, bucket)
     }
 
-    /// The evaluation of the current position for `side_to_move` if its accumulator is
-    /// computed.
-    pub fn evaluate_computed(&self, side_to_move: usize) -> Option<i32> {
+    /// The evaluation of the current position for `side_to_move` by the head of `bucket`
+    /// if its accumulator is computed.
+    pub fn evaluate_computed(&self, side_to_move: usize, bucket: usize) -> Option<i32> {
         self.current()
-            .map(|accumulator| self.output(accumulator, side_to_move))
+            .map(|accumulator| self.output(accumulator, side_to_move, bucket))
     }
 
     /// The net's output for `accumulator` (perspective 0's half, then 1's).
-    fn output(&self, accumulator: &[i16], side_to_move: usize) -> i32 {
+    fn output(&self, accumulator: &[i16], side_to_move: usize, bucket: usize) -> i32 {
         let (first, second) = accumulator.split_at(self.net.hidden);
         if side_to_move == 0 {
-            self.net.output(first, second)
+            self.net.output(first, second, bucket)
         } else {
-            self.net.output(second, first)
+            self.net.output(second, first, bucket)
         }
     }
 }

@@ -2,8 +2,11 @@
 //! that declares a feature set ([`TrainingRecord`]: chess's `ChessBoard`, Ataxx's
 //! `AtaxxBoard`), on the CPU.
 //!
-//! The network is `(INPUTS -> N)x2 -> 1` with the record's feature set (bullet's `Chess768`
-//! for chess, `Ataxx147` for Ataxx), SCReLU (default) or CReLU. Its raw output times [`SCALE`] (400) is the evaluation in centipawns; the loss is
+//! The network is `(INPUTS -> N)x2 -> B` with the record's feature set (bullet's `Chess768`
+//! for chess, `Ataxx147` for Ataxx), SCReLU (default) or CReLU, and B output buckets
+//! (`--output-buckets`, 1 by default): the record picks its head
+//! ([`TrainingRecord::output_bucket`], by material), and only that head's weights get its
+//! gradient. Its raw output times [`SCALE`] (400) is the evaluation in centipawns; the loss is
 //! the mean squared error between `sigmoid(eval / scale)` and the target
 //! `wdl * result + (1 - wdl) * sigmoid(score / scale)`, both from the side to move's view.
 //! AdamW (bullet's settings: β₁ 0.9, β₂ 0.999, decay 0.01) with every weight clipped to
@@ -11,8 +14,8 @@
 //! × 64); the learning rate drops ×0.1 once a fraction of the epochs has run.
 //!
 //! Every parameter lives in one flat vector laid out like the net file: feature weights
-//! `[INPUTS][N]`, feature biases `[N]`, output weights `[2N]` (side to move first), output
-//! bias. A batch is cut into one shard per thread; each thread adds its positions'
+//! `[INPUTS][N]`, feature biases `[N]`, output weights `[B][2N]` (per bucket side to move
+//! first), output biases `[B]`. A batch is cut into one shard per thread; each thread adds its positions'
 //! gradients into its own dense buffer, the buffers are summed, and AdamW steps.
 
 use std::path::PathBuf;
@@ -22,7 +25,7 @@ use bulletformat::BulletFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use super::{Activation, FeatureSet, Network, LEGACY, MAX_HIDDEN, QA, QB, SCALE};
+use super::{Activation, FeatureSet, Network, LEGACY, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE};
 use crate::rng::SplitMix;
 
 /// A bullet record the trainer learns from: its score and result (from the side to move's
@@ -32,6 +35,9 @@ pub trait TrainingRecord: BulletFormat + 'static {
     const FEATURES: FeatureSet;
     /// The (side to move, other side) feature pairs of the record.
     fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_;
+    /// The output head of the record in a net of `buckets` buckets (0 for one bucket):
+    /// the same the game's search takes for the position.
+    fn output_bucket(&self, buckets: usize) -> usize;
 }
 
 /// Largest weight magnitude: × QB (64) it still fits the i16 product trick, × QA (255)
@@ -44,6 +50,10 @@ pub struct TrainSettings {
     /// Hidden size N.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Output buckets B (1 to 8): B output heads, each position evaluated by the head of
+    /// its material (chess: `(pieces - 2) / ceil(32 / B)`).
+    #[arg(long, default_value_t = 1, value_parser = parse_buckets)]
+    pub output_buckets: usize,
     /// Activation of the hidden layer.
     #[arg(long, default_value = "screlu", value_parser = activation_parser())]
     pub activation: Activation,
@@ -88,6 +98,27 @@ pub struct TrainSettings {
     pub checkpoints: Option<PathBuf>,
 }
 
+/// Reads an output bucket count from 1 to [`MAX_BUCKETS`] on the command line.
+fn parse_buckets(text: &str) -> Result<usize, String> {
+    let buckets: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a bucket count"))?;
+    check_buckets(buckets)?;
+    Ok(buckets)
+}
+
+/// An error unless `buckets` is from 1 to [`MAX_BUCKETS`].
+fn check_buckets(buckets: usize) -> Result<(), String> {
+    if (1..=MAX_BUCKETS).contains(&buckets) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{buckets} output buckets: the count must be from 1 to {MAX_BUCKETS}"
+        ))
+    }
+}
+
 /// Reads `screlu` or `crelu` on the command line.
 fn activation_parser() -> impl TypedValueParser<Value = Activation> {
     PossibleValuesParser::new(["screlu", "crelu"])
@@ -98,6 +129,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             hidden: 128,
+            output_buckets: 1,
             activation: Activation::SCReLU,
             epochs: 20,
             batch: 4096,
@@ -122,6 +154,8 @@ pub struct FloatNetwork {
     pub features: FeatureSet,
     /// Hidden size N.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// Activation of the hidden layer.
     pub activation: Activation,
     /// Every parameter, in the net file's order.
@@ -141,23 +175,30 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(inputs: usize, hidden: usize) -> Layout {
+    fn new(inputs: usize, hidden: usize, buckets: usize) -> Layout {
         let bias = inputs * hidden;
         let output = bias + hidden;
-        let output_bias = output + 2 * hidden;
+        let output_bias = output + buckets * 2 * hidden;
         Layout {
             inputs,
             hidden,
             bias,
             output,
             output_bias,
-            len: output_bias + 1,
+            len: output_bias + buckets,
         }
     }
 
     #[inline]
     fn row(&self, feature: usize) -> std::ops::Range<usize> {
         feature * self.hidden..(feature + 1) * self.hidden
+    }
+
+    /// The output weights of `bucket`, `[2N]`.
+    #[inline]
+    fn head(&self, bucket: usize) -> std::ops::Range<usize> {
+        let start = self.output + bucket * 2 * self.hidden;
+        start..start + 2 * self.hidden
     }
 }
 
@@ -166,6 +207,8 @@ struct Scratch {
     us: Vec<f32>,
     them: Vec<f32>,
     features: Vec<(usize, usize)>,
+    /// The output head of the position.
+    bucket: usize,
 }
 
 impl Scratch {
@@ -174,6 +217,7 @@ impl Scratch {
             us: vec![0.0; hidden],
             them: vec![0.0; hidden],
             features: Vec::with_capacity(64),
+            bucket: 0,
         }
     }
 }
@@ -206,7 +250,7 @@ fn derivative(activation: Activation, x: f32) -> f32 {
 impl FloatNetwork {
     /// The offsets of its parameters.
     fn layout(&self) -> Layout {
-        Layout::new(self.features.inputs, self.hidden)
+        Layout::new(self.features.inputs, self.hidden, self.buckets)
     }
 
     /// A chess (`Chess768`) network with small random weights (seeded).
@@ -214,14 +258,26 @@ impl FloatNetwork {
         FloatNetwork::random_for(LEGACY, hidden, activation, seed)
     }
 
-    /// A network of `features` with small random weights (seeded).
+    /// A network of `features` with one output bucket and small random weights (seeded).
     pub fn random_for(
         features: FeatureSet,
         hidden: usize,
         activation: Activation,
         seed: u64,
     ) -> FloatNetwork {
-        let layout = Layout::new(features.inputs, hidden);
+        FloatNetwork::random_bucketed(features, hidden, 1, activation, seed)
+    }
+
+    /// A network of `features` with `buckets` output heads and small random weights
+    /// (seeded; with one bucket, [`FloatNetwork::random_for`]'s).
+    pub fn random_bucketed(
+        features: FeatureSet,
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> FloatNetwork {
+        let layout = Layout::new(features.inputs, hidden, buckets);
         let mut rng = SplitMix::new(seed);
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -244,6 +300,7 @@ impl FloatNetwork {
         FloatNetwork {
             features,
             hidden,
+            buckets,
             activation,
             params,
         }
@@ -266,8 +323,9 @@ impl FloatNetwork {
                 *a += w;
             }
         }
-        let (ours, theirs) = self.params[layout.output..layout.output_bias].split_at(self.hidden);
-        let mut out = self.params[layout.output_bias];
+        scratch.bucket = record.output_bucket(self.buckets).min(self.buckets - 1);
+        let (ours, theirs) = self.params[layout.head(scratch.bucket)].split_at(self.hidden);
+        let mut out = self.params[layout.output_bias + scratch.bucket];
         for (&a, &w) in scratch.us.iter().zip(ours) {
             out += activate(self.activation, a) * w;
         }
@@ -304,13 +362,15 @@ impl FloatNetwork {
         let g = 2.0 * error * predicted * (1.0 - predicted) * SCALE as f32 / settings.scale;
         let layout = self.layout();
         let hidden = self.hidden;
-        grad[layout.output_bias] += g;
-        let (ours, theirs) = self.params[layout.output..layout.output_bias].split_at(self.hidden);
+        // Only the position's head: the others do not take part in its output.
+        grad[layout.output_bias + scratch.bucket] += g;
+        let head = layout.head(scratch.bucket).start;
+        let (ours, theirs) = self.params[layout.head(scratch.bucket)].split_at(self.hidden);
         // Reuse the accumulators for the gradients at the accumulators.
         for i in 0..hidden {
             let (u, t) = (scratch.us[i], scratch.them[i]);
-            grad[layout.output + i] += g * activate(self.activation, u);
-            grad[layout.output + hidden + i] += g * activate(self.activation, t);
+            grad[head + i] += g * activate(self.activation, u);
+            grad[head + hidden + i] += g * activate(self.activation, t);
             scratch.us[i] = g * ours[i] * derivative(self.activation, u);
             scratch.them[i] = g * theirs[i] * derivative(self.activation, t);
             grad[layout.bias + i] += scratch.us[i] + scratch.them[i];
@@ -337,13 +397,13 @@ impl FloatNetwork {
         let part = |range: std::ops::Range<usize>, factor: i32| -> Vec<i16> {
             self.params[range].iter().map(|&x| q(x, factor)).collect()
         };
-        Network::new(
+        Network::bucketed(
             self.features,
             self.activation,
             part(0..layout.bias, QA),
             part(layout.bias..layout.output, QA),
             part(layout.output..layout.output_bias, QB),
-            q(self.params[layout.output_bias], QA * QB),
+            part(layout.output_bias..layout.len, QA * QB),
         )
     }
 }
@@ -496,8 +556,10 @@ pub struct TrainResult {
     pub epochs: Vec<EpochReport>,
 }
 
-/// An error unless the hidden size and the validation fraction are in range.
+/// An error unless the hidden size, the bucket count and the validation fraction are in
+/// range.
 fn check_settings(settings: &TrainSettings) -> Result<(), String> {
+    check_buckets(settings.output_buckets)?;
     if !(1..=MAX_HIDDEN).contains(&settings.hidden) {
         return Err(format!(
             "hidden size {} is not from 1 to {MAX_HIDDEN}",
@@ -511,6 +573,39 @@ fn check_settings(settings: &TrainSettings) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The threads' gradients of a batch of `count` positions summed into the first one and
+/// divided by `count`: the mean gradient.
+fn mean_gradient(grads: &mut [Vec<f32>], count: usize) -> &[f32] {
+    let (first, rest) = grads.split_at_mut(1);
+    let total = &mut first[0];
+    for other in rest.iter() {
+        for (t, g) in total.iter_mut().zip(other) {
+            *t += g;
+        }
+    }
+    let scale = 1.0 / count as f32;
+    for g in total.iter_mut() {
+        *g *= scale;
+    }
+    total
+}
+
+/// Writes the quantised net of `epoch` into the checkpoint directory, if there is one.
+fn save_checkpoint(
+    net: &FloatNetwork,
+    settings: &TrainSettings,
+    epoch: usize,
+) -> Result<Option<PathBuf>, String> {
+    let Some(dir) = &settings.checkpoints else {
+        return Ok(None);
+    };
+    let path = dir.join(format!("epoch-{epoch}.nnue"));
+    net.quantise()
+        .save(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(Some(path))
 }
 
 /// Trains a network on `records` (the last `validation` fraction held out), calling
@@ -530,9 +625,10 @@ pub fn train<R: TrainingRecord>(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut net = FloatNetwork::random_for(
+    let mut net = FloatNetwork::random_bucketed(
         R::FEATURES,
         settings.hidden,
+        settings.output_buckets,
         settings.activation,
         settings.seed,
     );
@@ -562,30 +658,11 @@ pub fn train<R: TrainingRecord>(
             shard.clear();
             shard.extend(indices.iter().map(|&i| training[i as usize]));
             loss_sum += batch(&net, &shard, settings, Some(&mut grads));
-            let (first, rest) = grads.split_at_mut(1);
-            let total = &mut first[0];
-            for other in rest.iter() {
-                for (t, g) in total.iter_mut().zip(other) {
-                    *t += g;
-                }
-            }
-            let scale = 1.0 / shard.len() as f32;
-            for g in total.iter_mut() {
-                *g *= scale;
-            }
+            let total = mean_gradient(&mut grads, shard.len());
             adam.step(&mut net.params, total, lr, settings.weight_decay);
         }
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
-        let checkpoint = match &settings.checkpoints {
-            Some(dir) => {
-                let path = dir.join(format!("epoch-{}.nnue", epoch + 1));
-                net.quantise()
-                    .save(&path)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-                Some(path)
-            }
-            None => None,
-        };
+        let checkpoint = save_checkpoint(&net, settings, epoch + 1)?;
         let line = EpochReport {
             epoch: epoch + 1,
             lr,
@@ -688,55 +765,82 @@ mod tests {
     fn gradient_matches_finite_differences() {
         let records = synthetic(6, 3);
         for activation in [Activation::SCReLU, Activation::CReLU] {
-            let settings = settings(4, activation);
-            let mut net = FloatNetwork::random(4, activation, 11);
-            // Bigger output weights and a bias: gradients well above rounding noise.
-            // Accumulators far from the activation's kinks at 0 and 1.
-            let layout = Layout::new(LEGACY.inputs, 4);
-            for p in &mut net.params[layout.bias..layout.output] {
-                *p = 0.5;
-            }
-            for p in &mut net.params[layout.output..] {
-                *p = *p * 4.0 + 0.3;
-            }
-            let mut grads = vec![vec![0.0; layout.len]; 2];
-            batch(&net, &records, &settings, Some(&mut grads));
-            let analytic: Vec<f32> = (0..layout.len).map(|i| grads[0][i] + grads[1][i]).collect();
-            // Every parameter touched by the positions, plus the output layer.
-            let mut checked = 0;
-            for (i, &expected) in analytic.iter().enumerate() {
-                if expected == 0.0 && i < layout.bias {
-                    continue;
-                }
-                // Larger steps lose to f32 rounding less than they gain in curvature.
-                let eps = 1e-2f32;
-                let mut plus = net.clone();
-                plus.params[i] += eps;
-                let mut minus = net.clone();
-                minus.params[i] -= eps;
-                let numeric = (batch(&plus, &records, &settings, None)
-                    - batch(&minus, &records, &settings, None))
-                    / (2.0 * f64::from(eps));
-                let expected = f64::from(expected);
-                let difference = (numeric - expected).abs();
-                assert!(
-                    difference <= 5e-3 * numeric.abs().max(expected.abs()) + 1e-5,
-                    "{activation} parameter {i}: analytic {expected} numeric {numeric}"
-                );
-                checked += 1;
-            }
-            assert!(checked > 100, "{checked}");
+            let net = FloatNetwork::random(4, activation, 11);
+            check_gradient(&records, net, 4.0);
         }
     }
 
     #[test]
-    fn training_reduces_the_loss_and_quantises_closely() {
+    fn gradient_matches_finite_differences_with_output_buckets() {
+        let records = synthetic(6, 3);
+        let mut used: Vec<usize> = records.iter().map(|r| r.output_bucket(8)).collect();
+        used.sort_unstable();
+        used.dedup();
+        assert!(used.len() >= 2, "the positions take one bucket: {used:?}");
+        for (buckets, activation) in [(8, Activation::SCReLU), (3, Activation::CReLU)] {
+            let net = FloatNetwork::random_bucketed(LEGACY, 4, buckets, activation, 11);
+            // Output weights × 2: the evaluations stay where the sigmoid curves less
+            // (× 4 puts some near 600 cp, where the finite differences lose 2%).
+            check_gradient(&records, net, 2.0);
+        }
+    }
+
+    /// Checks the analytic gradient of `net` (4 neurons, its output layer scaled by
+    /// `output_scale`) on `records` against finite differences: every parameter the
+    /// positions touch and the whole output layer (the heads of buckets no position takes
+    /// have none).
+    fn check_gradient(records: &[ChessBoard], mut net: FloatNetwork, output_scale: f32) {
+        let activation = net.activation;
+        let settings = settings(4, activation);
+        // Bigger output weights and a bias: gradients well above rounding noise.
+        // Accumulators far from the activation's kinks at 0 and 1.
+        let layout = net.layout();
+        for p in &mut net.params[layout.bias..layout.output] {
+            *p = 0.5;
+        }
+        for p in &mut net.params[layout.output..] {
+            *p = *p * output_scale + 0.3;
+        }
+        let mut grads = vec![vec![0.0; layout.len]; 2];
+        batch(&net, records, &settings, Some(&mut grads));
+        let analytic: Vec<f32> = (0..layout.len).map(|i| grads[0][i] + grads[1][i]).collect();
+        // Every parameter touched by the positions, plus the output layer.
+        let mut checked = 0;
+        for (i, &expected) in analytic.iter().enumerate() {
+            if expected == 0.0 && i < layout.bias {
+                continue;
+            }
+            // Larger steps lose to f32 rounding less than they gain in curvature.
+            let eps = 1e-2f32;
+            let mut plus = net.clone();
+            plus.params[i] += eps;
+            let mut minus = net.clone();
+            minus.params[i] -= eps;
+            let numeric = (batch(&plus, records, &settings, None)
+                - batch(&minus, records, &settings, None))
+                / (2.0 * f64::from(eps));
+            let expected = f64::from(expected);
+            let difference = (numeric - expected).abs();
+            assert!(
+                difference <= 5e-3 * numeric.abs().max(expected.abs()) + 1e-5,
+                "{activation} parameter {i}: analytic {expected} numeric {numeric}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// Trains 16 neurons and `buckets` output buckets for 8 epochs on 3000 synthetic
+    /// positions, and checks that the training and validation losses fall: the positions,
+    /// the settings and the result.
+    fn train_synthetic(buckets: usize) -> (Vec<ChessBoard>, TrainSettings, TrainResult) {
         let records = synthetic(3000, 5);
         let settings = TrainSettings {
             epochs: 8,
             batch: 64,
             lr: 0.01,
             validation: 0.1,
+            output_buckets: buckets,
             ..settings(16, Activation::SCReLU)
         };
         let mut lines = Vec::new();
@@ -752,6 +856,29 @@ mod tests {
             lines[7].validation_loss
         );
         assert_eq!(lines[7].lr, 0.01 * 0.1);
+        (records, settings, result)
+    }
+
+    /// The mean and the largest difference in centipawns between the evaluations of
+    /// `records` by the float `net` and by `quantised`.
+    fn quantisation_error(
+        net: &FloatNetwork,
+        quantised: &Network,
+        records: &[ChessBoard],
+    ) -> (f64, f32) {
+        let (mut sum, mut worst) = (0.0f64, 0.0f32);
+        for record in records {
+            let difference =
+                (net.evaluate_record(record) - quantised.evaluate_record(record) as f32).abs();
+            sum += f64::from(difference);
+            worst = worst.max(difference);
+        }
+        (sum / records.len() as f64, worst)
+    }
+
+    #[test]
+    fn training_reduces_the_loss_and_quantises_closely() {
+        let (records, settings, result) = train_synthetic(1);
         // Quantised inference against the float network on every position.
         for activation in [Activation::SCReLU, Activation::CReLU] {
             let net = if activation == Activation::SCReLU {
@@ -764,15 +891,7 @@ mod tests {
                 };
                 train(&records, &crelu, |_| {}).unwrap().net
             };
-            let quantised = net.quantise();
-            let (mut sum, mut worst) = (0.0f64, 0.0f32);
-            for record in &records {
-                let difference =
-                    (net.evaluate_record(record) - quantised.evaluate_record(record) as f32).abs();
-                sum += f64::from(difference);
-                worst = worst.max(difference);
-            }
-            let mean = sum / records.len() as f64;
+            let (mean, worst) = quantisation_error(&net, &net.quantise(), &records);
             // Measured: SCReLU mean 5.3 cp, max 24 cp; mostly the rounding of the output
             // weights to 1/64.
             eprintln!("quantised - float, {activation}: mean |d| {mean:.2} cp, max {worst:.1} cp");
@@ -784,5 +903,64 @@ mod tests {
         // The same seed trains the same network.
         let again = train(&records, &settings, |_| {}).unwrap();
         assert_eq!(again.net, result.net);
+    }
+
+    #[test]
+    fn training_with_output_buckets_reduces_the_loss_and_quantises_closely() {
+        let (records, _, result) = train_synthetic(8);
+        assert_eq!(result.net.buckets, 8);
+        // The heads of the buckets the positions take were trained, each apart.
+        let initial = FloatNetwork::random_bucketed(LEGACY, 16, 8, Activation::SCReLU, 1);
+        let layout = result.net.layout();
+        let mut used: Vec<usize> = records.iter().map(|r| r.output_bucket(8)).collect();
+        used.sort_unstable();
+        used.dedup();
+        assert!(used.len() >= 3, "{used:?}");
+        for &bucket in &used {
+            let head = layout.head(bucket);
+            assert_ne!(result.net.params[head.clone()], initial.params[head]);
+        }
+        // The quantised net, through its file, evaluates as the float one.
+        let quantised = result.net.quantise();
+        assert_eq!(quantised.buckets(), 8);
+        let back = Network::from_bytes_for(&quantised.to_bytes(), &LEGACY).expect("loads");
+        assert_eq!(back, quantised);
+        let (mean, worst) = quantisation_error(&result.net, &back, &records);
+        eprintln!("quantised - float, 8 buckets: mean |d| {mean:.2} cp, max {worst:.1} cp");
+        assert!(mean < 10.0 && worst < 50.0, "mean {mean} max {worst}");
+    }
+
+    #[test]
+    fn the_output_bucket_option_is_parsed_and_checked() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Command {
+            #[command(flatten)]
+            settings: TrainSettings,
+        }
+        let parse = |args: &[&str]| {
+            Command::try_parse_from(std::iter::once("train").chain(args.iter().copied()))
+                .map(|command| command.settings.output_buckets)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(parse(&[]), Ok(1));
+        assert_eq!(parse(&["--output-buckets", "8"]), Ok(8));
+        assert_eq!(parse(&["--output-buckets", "1"]), Ok(1));
+        for bad in ["0", "9", "1.5", "x"] {
+            let error = parse(&["--output-buckets", bad]).unwrap_err();
+            assert!(error.contains("--output-buckets"), "{bad}: {error}");
+        }
+        let error = parse(&["--output-buckets", "9"]).unwrap_err();
+        assert!(error.contains("from 1 to 8"), "{error}");
+        // The trainer checks the count too.
+        let records = synthetic(10, 1);
+        for buckets in [0, 9] {
+            let settings = TrainSettings {
+                output_buckets: buckets,
+                ..TrainSettings::default()
+            };
+            let error = train(&records, &settings, |_| {}).unwrap_err();
+            assert!(error.contains("from 1 to 8"), "{error}");
+        }
     }
 }

@@ -422,6 +422,7 @@ impl Ataxx {
         Some(net.evaluate_features(
             nnue::active(self.stones, self.gaps, us),
             nnue::active(self.stones, self.gaps, 1 - us),
+            nnue::output_bucket(self.stones, net.buckets()),
         ))
     }
 
@@ -747,7 +748,10 @@ impl Game for Ataxx {
     fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(state) => state
-                .evaluate_computed(self.side.index())
+                .evaluate_computed(
+                    self.side.index(),
+                    nnue::output_bucket(self.stones, state.network().buckets()),
+                )
                 .or_else(|| self.evaluate_net_from_scratch())
                 .unwrap_or_default(),
             None => self.evaluate_hand_crafted(),
@@ -757,7 +761,10 @@ impl Game for Ataxx {
     /// With a net, brings the accumulators up to date (lazily: only now) and evaluates.
     fn evaluate_mut(&mut self) -> i32 {
         match &mut self.nnue {
-            Some(state) => state.evaluate(self.side.index()),
+            Some(state) => {
+                let bucket = nnue::output_bucket(self.stones, state.network().buckets());
+                state.evaluate(self.side.index(), bucket)
+            }
             None => self.evaluate_hand_crafted(),
         }
     }

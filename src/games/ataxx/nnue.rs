@@ -16,6 +16,11 @@
 //! to the mover's. A pass changes nothing. So a move adds at most 9 features and removes at
 //! most 9 in each perspective: [`AtaxxNnue`] holds them without refreshing.
 //!
+//! # Output buckets
+//!
+//! A net of B output buckets evaluates a position with `n` stones on the board by head
+//! `n / ceil(49 / B)`, at most `B - 1` ([`output_bucket`]); the built-in net has one.
+//!
 //! # Net files
 //!
 //! Version-2 tagged files of feature set id 1 with 147 inputs (`cutoff train --game ataxx`
@@ -120,6 +125,19 @@ impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
     fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         record_features(self)
     }
+
+    fn output_bucket(&self, buckets: usize) -> usize {
+        let [ours, theirs, _] = self.bbs();
+        output_bucket([ours, theirs], buckets)
+    }
+}
+
+/// The output bucket of a board with `stones` (`x`'s, `o`'s) in a net of `buckets`
+/// buckets: the stones on the board over `ceil(49 / buckets)`, at most `buckets - 1`.
+#[inline]
+pub fn output_bucket(stones: [u64; 2], buckets: usize) -> usize {
+    let count = (stones[0] | stones[1]).count_ones() as usize;
+    crate::nnue::count_bucket(count, CELLS, buckets)
 }
 
 /// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
@@ -181,7 +199,8 @@ mod tests {
     use super::*;
     use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxVariant};
     use crate::nnue::train::testing::random_records;
-    use crate::nnue::{random_network, Activation, NetworkError};
+    use crate::nnue::train::TrainingRecord;
+    use crate::nnue::{random_bucketed_network, random_network, Activation, NetworkError};
     use crate::search::{Game, MoveList};
 
     /// Positions with gaps, crowded boards (captures of many stones), and one where a side
@@ -276,8 +295,13 @@ mod tests {
 
     #[test]
     fn incremental_accumulators_match_a_full_refresh() {
-        for (hidden, activation, seed) in [(16, Activation::SCReLU, 1), (8, Activation::CReLU, 2)] {
-            let net = Arc::new(random_network(ATAXX147, hidden, activation, seed));
+        for (hidden, buckets, activation, seed) in [
+            (16, 1, Activation::SCReLU, 1),
+            (8, 1, Activation::CReLU, 2),
+            (8, 4, Activation::SCReLU, 3),
+        ] {
+            let net = random_bucketed_network(ATAXX147, hidden, buckets, activation, seed);
+            let net = Arc::new(net);
             let seen = random_games(net, seed);
             assert!(
                 seen.iter().all(|&n| n > 0),
@@ -288,18 +312,28 @@ mod tests {
 
     #[test]
     fn board_and_bullet_record_features_agree() {
-        let net = random_network(ATAXX147, 16, Activation::SCReLU, 3);
+        let net = random_bucketed_network(ATAXX147, 16, 4, Activation::SCReLU, 3);
+        let mut buckets = Vec::new();
         for fen in FENS {
             let game = Ataxx::from_fen(&AtaxxVariant::default(), fen).expect("test FEN");
             let record: bulletformat::AtaxxBoard = format!("{fen} | 0 | 0.5").parse().unwrap();
             let (us, them): (Vec<usize>, Vec<usize>) = record_features(&record).unzip();
             let stm = game.side.index();
+            let bucket = output_bucket(game.stones, 4);
+            assert_eq!(record.output_bucket(4), bucket, "{fen}");
+            buckets.push(bucket);
             let expected = net.evaluate_features(
                 active(game.stones, game.gaps, stm),
                 active(game.stones, game.gaps, 1 - stm),
+                bucket,
             );
-            assert_eq!(net.evaluate_features(us, them), expected, "{fen}");
+            assert_eq!(net.evaluate_features(us, them, bucket), expected, "{fen}");
         }
+        // 4 stones: bucket 0 of 4 (13 stones a bucket); a full board: the last.
+        assert_eq!(buckets[0], 0);
+        assert_eq!(output_bucket([u64::MAX >> 15, 0], 4), 3);
+        assert_eq!(output_bucket([0b1111, 0], 1), 0);
+        assert!(buckets.contains(&3), "{buckets:?}");
     }
 
     #[test]
@@ -406,7 +440,7 @@ mod tests {
         let back = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).expect("loads");
         for record in &records[..20] {
             let (us, them): (Vec<usize>, Vec<usize>) = record_features(record).unzip();
-            let quantised = back.evaluate_features(us, them) as f32;
+            let quantised = back.evaluate_features(us, them, 0) as f32;
             let float = result.net.evaluate_record(record);
             assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
         }

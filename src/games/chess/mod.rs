@@ -606,7 +606,10 @@ impl Game for Chess {
     fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(nnue) => nnue
-                .evaluate_computed(self.board.side_to_move() as usize)
+                .evaluate_computed(
+                    self.board.side_to_move() as usize,
+                    nnue::board_bucket(&self.board, nnue.network().buckets()),
+                )
                 .unwrap_or_else(|| nnue.network().evaluate(&self.board)),
             None => evaluate_board(&self.board),
         }
@@ -615,7 +618,10 @@ impl Game for Chess {
     /// With a net, brings the accumulators up to date (lazily: only now) and evaluates.
     fn evaluate_mut(&mut self) -> i32 {
         match &mut self.nnue {
-            Some(nnue) => nnue.evaluate(self.board.side_to_move() as usize),
+            Some(nnue) => {
+                let bucket = nnue::board_bucket(&self.board, nnue.network().buckets());
+                nnue.evaluate(self.board.side_to_move() as usize, bucket)
+            }
             None => evaluate_board(&self.board),
         }
     }

@@ -1,5 +1,5 @@
 //! Chess's NNUE inputs, `Chess768`, for the generic network of [`crate::nnue`]: a
-//! `(768 -> N)x2 -> 1` perspective network in bullet's simple quantised layout, with
+//! `(768 -> N)x2 -> B` perspective network in bullet's simple quantised layout, with
 //! accumulators updated incrementally and lazily: make/unmake record what changed, and a
 //! position's accumulator is computed when it is evaluated.
 //!
@@ -10,6 +10,13 @@
 //! belongs to the perspective's side and 1 otherwise, and `sq'` is `sq` for White's
 //! perspective and `sq ^ 56` (the board mirrored top-down) for Black's. The side to move's
 //! accumulator goes first into the output layer. Perspective 0 is White's, 1 Black's.
+//!
+//! # Output buckets
+//!
+//! A net of B output buckets evaluates a position with `n` pieces on the board (kings
+//! included) by head `(n - 2) / ceil(32 / B)`, at most `B - 1`, as bullet's
+//! `MaterialCount<B>` ([`output_bucket`]): for B = 8, `(n - 2) / 4`, the start position
+//! in bucket 7 and king against king in bucket 0. The search finds it with a popcount.
 //!
 //! # Net file layout (see [`crate::nnue`] for every feature set)
 //!
@@ -28,7 +35,9 @@
 //! (98 752 bytes padded for N = 64, 197 440 for N = 128). `cutoff train` writes an 8-byte
 //! tag at the start of the padding, `b"cutoff"`, a format version (1) and the activation
 //! (0 SCReLU, 1 CReLU); a net whose padding is all zeros (bullet's) is read as SCReLU.
-//! The hidden size N is deduced from the file size.
+//! The hidden size N is deduced from the file size. A net of B > 1 output buckets has
+//! `[B][2N]` output weights and `[B]` biases and a 12-byte version-3 tag (see
+//! [`crate::nnue`]).
 //!
 //! # Output
 //!
@@ -63,6 +72,23 @@ impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
     fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         record_features(self)
     }
+
+    fn output_bucket(&self, buckets: usize) -> usize {
+        output_bucket(self.occ().count_ones() as usize, buckets)
+    }
+}
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included) in a
+/// net of `buckets` buckets: `(pieces - 2) / ceil(32 / buckets)`, at most `buckets - 1`.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    crate::nnue::count_bucket(pieces.saturating_sub(2), 32, buckets)
+}
+
+/// The output bucket of `board` in a net of `buckets` buckets.
+#[inline]
+pub fn board_bucket(board: &Board, buckets: usize) -> usize {
+    output_bucket(board.occupied().len() as usize, buckets)
 }
 
 /// The accumulators of a chess game: a move changes at most 2 features of each kind.
@@ -113,13 +139,23 @@ impl Network {
     /// incremental updates.
     pub fn evaluate(&self, board: &Board) -> i32 {
         let stm = board.side_to_move();
-        self.evaluate_features(board_features(board, stm), board_features(board, !stm))
+        let bucket = board_bucket(board, self.buckets());
+        self.evaluate_features(
+            board_features(board, stm),
+            board_features(board, !stm),
+            bucket,
+        )
     }
 
     /// Evaluates a bullet record (from the side to move's view, as the record is).
     pub fn evaluate_record(&self, record: &bulletformat::ChessBoard) -> i32 {
+        use crate::nnue::train::TrainingRecord;
         let features: Vec<(usize, usize)> = record_features(record).collect();
-        self.evaluate_features(features.iter().map(|f| f.0), features.iter().map(|f| f.1))
+        self.evaluate_features(
+            features.iter().map(|f| f.0),
+            features.iter().map(|f| f.1),
+            record.output_bucket(self.buckets()),
+        )
     }
 
     /// Fills `accumulator` (White's half, then Black's) for `board` from scratch.
@@ -244,6 +280,81 @@ mod tests {
         crate::nnue::random_network(CHESS768, hidden, activation, seed)
     }
 
+    /// A random network of `hidden` neurons and `buckets` output heads.
+    pub(crate) fn random_bucketed(
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> Network {
+        crate::nnue::random_bucketed_network(CHESS768, hidden, buckets, activation, seed)
+    }
+
+    #[test]
+    fn output_buckets_count_the_material() {
+        let bucket = |fen: &str, buckets| board_bucket(&fen.parse().unwrap(), buckets);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let kings = "8/8/4k3/8/8/3K4/8/8 w - - 0 1";
+        // Six pieces: (6 - 2) / 4.
+        let six = "8/2p5/8/KP5r/8/7k/8/Q7 w - - 0 1";
+        assert_eq!(bucket(start, 8), 7);
+        assert_eq!(bucket(kings, 8), 0);
+        assert_eq!(bucket(six, 8), 1);
+        assert_eq!(bucket(start, 1), 0);
+        assert_eq!(bucket(start, 4), 3);
+        assert_eq!(bucket(six, 4), 0);
+        // ceil(32 / 3) = 11 pieces a bucket.
+        assert_eq!(bucket(start, 3), 2);
+        assert_eq!(output_bucket(13, 3), 1);
+        assert_eq!(output_bucket(12, 3), 0);
+        // A bullet record of the same position falls in the same bucket.
+        use crate::games::chess::training::datagen::bullet_board;
+        use crate::nnue::train::TrainingRecord;
+        for fen in [start, kings, six] {
+            let record = bullet_board(&fen.parse().unwrap(), 0, 0.5).unwrap();
+            for buckets in 1..=8 {
+                assert_eq!(record.output_bucket(buckets), bucket(fen, buckets), "{fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn bucketed_chess_nets_round_trip_and_other_games_refuse_them() {
+        for (hidden, buckets) in [(16, 8), (32, 2), (7, 5)] {
+            let net = random_bucketed(hidden, buckets, Activation::SCReLU, 2);
+            let bytes = net.to_bytes();
+            let size = crate::nnue::bucketed_file_size(&CHESS768, hidden, buckets);
+            assert_eq!(bytes.len(), size);
+            assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+            let path = std::env::temp_dir().join(format!(
+                "cutoff-bucketed-{}-{hidden}.nnue",
+                std::process::id()
+            ));
+            net.save(&path).expect("written");
+            assert_eq!(Network::load(&path), Ok(net));
+            let _ = std::fs::remove_file(&path);
+            let ataxx = crate::games::ataxx::nnue::ATAXX147;
+            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
+            assert!(error.to_string().contains("a net for Chess768"), "{error}");
+            // A bad bucket count in the tag is refused, not read as a one-bucket net.
+            let mut bad = bytes.clone();
+            bad[crate::nnue::bucketed_raw_size(INPUTS, hidden, buckets) + 11] = 0;
+            assert_eq!(
+                Network::from_bytes(&bad),
+                Err(NetworkError::Buckets { found: 0 })
+            );
+        }
+        // An Ataxx net with buckets is no chess net.
+        let ataxx = crate::games::ataxx::nnue::ATAXX147;
+        let bytes =
+            crate::nnue::random_bucketed_network(ataxx, 8, 4, Activation::CReLU, 1).to_bytes();
+        let error = Network::from_bytes(&bytes).unwrap_err();
+        assert!(
+            matches!(error, NetworkError::WrongFeatures { .. }),
+            "{error}"
+        );
+    }
+
     #[test]
     fn the_embedded_net_is_valid_and_the_default() {
         let net = embedded().expect("nets/default.nnue is a valid net");
@@ -319,17 +430,11 @@ mod tests {
 
     #[test]
     fn board_and_bullet_record_features_agree() {
-        use crate::games::chess::training::datagen::bullet_board;
-        let net = random_network(16, Activation::SCReLU, 3);
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
+        for net in [
+            random_network(16, Activation::SCReLU, 3),
+            random_bucketed(16, 8, Activation::SCReLU, 3),
         ] {
-            let board: Board = fen.parse().unwrap();
-            let record = bullet_board(&board, 0, 0.5).unwrap();
-            assert_eq!(net.evaluate(&board), net.evaluate_record(&record), "{fen}");
+            records_evaluate_like_boards(&net);
         }
         // The hand-computed indices of a white pawn on e2: White sees its own pawn on e2,
         // Black an opponent's pawn on e7.
@@ -345,6 +450,21 @@ mod tests {
             feature(Color::Black, Color::Black, Piece::King, Square::E8),
             5 * 64 + 4
         );
+    }
+
+    /// `net` evaluates bullet records of a few positions as it evaluates their boards.
+    fn records_evaluate_like_boards(net: &Network) {
+        use crate::games::chess::training::datagen::bullet_board;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
+        ] {
+            let board: Board = fen.parse().unwrap();
+            let record = bullet_board(&board, 0, 0.5).unwrap();
+            assert_eq!(net.evaluate(&board), net.evaluate_record(&record), "{fen}");
+        }
     }
 
     #[test]
@@ -369,7 +489,7 @@ mod tests {
             net.feature_weights().to_vec(),
             net.feature_bias().to_vec(),
             output_weights,
-            net.output_bias(),
+            net.output_bias()[0],
         );
         assert!(!net.small_output());
     }
@@ -389,7 +509,7 @@ mod tests {
 
 #[cfg(test)]
 mod incremental_tests {
-    use super::tests::random_network;
+    use super::tests::{random_bucketed, random_network};
     use super::*;
     use crate::games::chess::{Chess, ChessVariant};
     use crate::search::{Game, MoveList};
@@ -416,8 +536,8 @@ mod incremental_tests {
     /// Random games from `fens`, preferring castling, en passant, promotions and captures
     /// when they are legal; the accumulator is checked after every move, null move and
     /// unmake. Returns how many of each special move were played.
-    fn random_games(chess960: bool, fens: &[&str], seed: u64) -> [usize; 4] {
-        let net = Arc::new(random_network(16, Activation::SCReLU, seed));
+    fn random_games(chess960: bool, fens: &[&str], seed: u64, buckets: usize) -> [usize; 4] {
+        let net = Arc::new(random_bucketed(16, buckets, Activation::SCReLU, seed));
         let variant = ChessVariant {
             chess960,
             net: Some(net),
@@ -509,6 +629,7 @@ mod incremental_tests {
                 "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             ],
             1,
+            1,
         );
         assert!(
             seen.iter().all(|&n| n > 0),
@@ -522,8 +643,30 @@ mod incremental_tests {
                 "nrbkqrbn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQRBN w FBfb - 0 1",
             ],
             2,
+            1,
         );
         assert!(seen[0] > 0, "Chess960 castling: {seen:?}");
+    }
+
+    #[test]
+    fn incremental_evaluation_with_output_buckets_matches_a_full_refresh() {
+        // From the full board (bucket 7 of 8) down to few pieces (bucket 2, then 1 and 0
+        // as random games take the rest).
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let buckets: Vec<usize> = fens
+            .iter()
+            .map(|fen| board_bucket(&fen.parse().unwrap(), 8))
+            .collect();
+        assert_eq!(buckets, [7, 7, 2, 2]);
+        for (buckets, seed) in [(8, 3), (3, 4)] {
+            let seen = random_games(false, &fens, seed, buckets);
+            assert!(seen[3] > 0, "captures: {seen:?}");
+        }
     }
 
     /// Plies whose accumulators wait to be computed.

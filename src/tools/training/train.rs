@@ -62,10 +62,11 @@ fn run_train(
     settings: &TrainSettings,
 ) -> Result<(), String> {
     println!(
-        "training {} ({} -> {})x2 -> 1 {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        "training {} ({} -> {})x2 -> {} {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
         training.features.name,
         training.features.inputs,
         settings.hidden,
+        settings.output_buckets,
         settings.activation,
         records.len() / training.record_bytes,
         settings.validation * 100.0,

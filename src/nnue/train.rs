@@ -608,6 +608,25 @@ fn save_checkpoint(
     Ok(Some(path))
 }
 
+/// Refuses records with a feature outside the feature set (another game's records, or
+/// bytes that are no records at all), naming the first such record.
+fn check_records<R: TrainingRecord>(records: &[R]) -> Result<(), String> {
+    let inputs = R::FEATURES.inputs;
+    let bad = records.iter().position(|record| {
+        record
+            .features()
+            .any(|(ours, theirs)| ours >= inputs || theirs >= inputs)
+    });
+    match bad {
+        Some(index) => Err(format!(
+            "record {index} holds a feature outside {}'s {inputs} inputs: is the data for \
+             another game?",
+            R::FEATURES.name
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Trains a network on `records` (the last `validation` fraction held out), calling
 /// `report` after every epoch.
 pub fn train<R: TrainingRecord>(
@@ -616,6 +635,7 @@ pub fn train<R: TrainingRecord>(
     mut report: impl FnMut(&EpochReport),
 ) -> Result<TrainResult, String> {
     check_settings(settings)?;
+    check_records(records)?;
     let held_out = (records.len() as f64 * settings.validation).round() as usize;
     let (training, validation) = records.split_at(records.len() - held_out);
     if training.is_empty() {
@@ -928,6 +948,14 @@ mod tests {
         let (mean, worst) = quantisation_error(&result.net, &back, &records);
         eprintln!("quantised - float, 8 buckets: mean |d| {mean:.2} cp, max {worst:.1} cp");
         assert!(mean < 10.0 && worst < 50.0, "mean {mean} max {worst}");
+    }
+
+    #[test]
+    fn another_games_records_are_refused() {
+        let bytes = crate::games::chess::training::datagen::encode_bullet(&synthetic(50, 3));
+        let records = crate::games::ataxx::nnue::decode_records(&bytes);
+        let error = train(&records, &settings(8, Activation::SCReLU), |_| {}).unwrap_err();
+        assert!(error.contains("outside Ataxx147's 147 inputs"), "{error}");
     }
 
     #[test]

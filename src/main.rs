@@ -54,10 +54,10 @@ enum Tool {
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
     /// Rust source.
     Tune(TuneArgs),
-    /// Trains an NNUE network `(INPUTS -> N)x2 -> 1` of the game's feature set on bullet
-    /// records (`ChessBoard` for chess, `AtaxxBoard` for `--game ataxx`; from `datagen
-    /// --format bullet`, or bullet's tools) on the CPU; writes it in bullet's quantised
-    /// layout (see nets/README.md).
+    /// Trains an NNUE network `(INPUTS -> N)x2 -> B` (B output buckets, 1 by default) of
+    /// the game's feature set on bullet records (`ChessBoard` for chess, `AtaxxBoard` for
+    /// `--game ataxx`; from `datagen --format bullet`, or bullet's tools) on the CPU;
+    /// writes it in bullet's quantised layout (see nets/README.md).
     Train(TrainArgs),
     /// Training records of the game (bullet `ChessBoard` for chess, `AtaxxBoard` for
     /// `--game ataxx`; 32 bytes a position): `data shuffle` interleaves files in a seeded

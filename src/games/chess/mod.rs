@@ -287,6 +287,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     } = start;
     let mut gain = [0i32; 40];
     gain[0] = first_gain;
+    let sliders = sliders(board);
     let mut attackers = attackers_to(board, target, occupied) & occupied;
     let mut side = !board.side_to_move();
     let mut depth = 0;
@@ -303,7 +304,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain[depth] = on_square - gain[depth - 1];
         on_square = SEE_VALUE[piece as usize];
         occupied ^= from.bitboard();
-        attackers |= x_rays(board, target, occupied);
+        attackers |= x_rays(sliders, target, occupied);
         attackers &= occupied;
         side = !side;
     }
@@ -337,6 +338,7 @@ pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
     if balance <= 0 {
         return true;
     }
+    let sliders = sliders(board);
     let mut attackers = attackers_to(board, target, occupied) & occupied;
     let mut side = board.side_to_move();
     let mut mover_ahead = true;
@@ -356,7 +358,7 @@ pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
             break;
         }
         occupied ^= from.bitboard();
-        attackers |= x_rays(board, target, occupied);
+        attackers |= x_rays(sliders, target, occupied);
         attackers &= occupied;
     }
     mover_ahead
@@ -407,10 +409,18 @@ fn least_valuable(board: &Board, attackers: BitBoard) -> Option<(Piece, Square)>
     })
 }
 
-/// The sliders attacking `target` through `occupied` (x-rays revealed as pieces leave).
-fn x_rays(board: &Board, target: Square, occupied: BitBoard) -> BitBoard {
-    let diagonal = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
-    let straight = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+/// The board's sliders by the lines they move on: (bishops and queens, rooks and queens).
+fn sliders(board: &Board) -> (BitBoard, BitBoard) {
+    let queens = board.pieces(Piece::Queen);
+    (
+        board.pieces(Piece::Bishop) | queens,
+        board.pieces(Piece::Rook) | queens,
+    )
+}
+
+/// The `sliders` attacking `target` through `occupied` (x-rays revealed as pieces leave).
+fn x_rays(sliders: (BitBoard, BitBoard), target: Square, occupied: BitBoard) -> BitBoard {
+    let (diagonal, straight) = sliders;
     (get_bishop_moves(target, occupied) & diagonal) | (get_rook_moves(target, occupied) & straight)
 }
 

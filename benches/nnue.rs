@@ -51,7 +51,8 @@ fn main() {
     game.generate_moves(&mut moves);
     let mut state: NnueState = nnue::new_state(Arc::clone(&net), game.board());
     let update = time(|i| {
-        state.push(nnue::changes(game.board(), moves[i % moves.len()]));
+        let mv = moves[i % moves.len()];
+        state.push(nnue::changes(game.board(), mv, net.king_layout()).0);
         state.update();
         state.pop();
     });

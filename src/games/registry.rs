@@ -98,8 +98,8 @@ pub type TrainOnRecords =
 /// `data shuffle`); its net is loaded through [`GameInfo::eval_net`].
 #[derive(Clone, Copy, Debug)]
 pub struct TrainingSupport {
-    /// The net's inputs.
-    pub features: &'static FeatureSet,
+    /// The inputs a net may have (`cutoff train --features`), the default first.
+    pub features: &'static [FeatureSet],
     /// The formats its datagen writes (`--format`; any other is refused).
     pub formats: &'static [DataFormat],
     /// The size of one of its bullet records in bytes.

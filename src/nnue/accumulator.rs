@@ -1,7 +1,11 @@
 //! The stack of accumulators of a game's positions, from the root of a search to the
 //! current one, brought up to date lazily: a move only records the features it changes
 //! ([`Delta`]), and a position's accumulator is computed when it is evaluated, from its last
-//! computed ancestor's, so that positions never evaluated cost no update.
+//! computed ancestor's, so that positions never evaluated cost no update. Each
+//! perspective's half is brought up to date on its own: a move that changes how a
+//! perspective sees the whole board (a king crossing into another king bucket or mirror
+//! half) refreshes that half from scratch at once ([`NnueState::refresh`]), and the other
+//! half stays lazy.
 
 use std::sync::Arc;
 
@@ -29,7 +33,7 @@ pub struct NnueState<const N: usize> {
     /// above the current position are stale).
     stack: Vec<i16>,
     /// One per position on the stack, the root first: what the move into it changed and
-    /// whether its accumulator is computed (the root's always is).
+    /// which halves of its accumulator are computed (the root's always are).
     plies: Vec<Ply<N>>,
 }
 
@@ -38,8 +42,8 @@ pub struct NnueState<const N: usize> {
 struct Ply<const N: usize> {
     /// The features the move into it changed (none for the root and null moves).
     delta: Delta<N>,
-    /// Whether its accumulator is up to date.
-    computed: bool,
+    /// Whether each perspective's half of its accumulator is up to date.
+    computed: [bool; 2],
 }
 
 impl<const N: usize> Clone for NnueState<N> {
@@ -62,7 +66,7 @@ impl<const N: usize> NnueState<N> {
         let hidden = net.hidden;
         let root = Ply {
             delta: Delta::default(),
-            computed: true,
+            computed: [true; 2],
         };
         let mut state = NnueState::with_stack(net, &[], &[root]);
         state.stack.resize(2 * hidden, 0);
@@ -94,7 +98,7 @@ impl<const N: usize> NnueState<N> {
     /// [`NnueState::update`] or [`NnueState::evaluate`].
     pub fn current(&self) -> Option<&[i16]> {
         let ply = self.plies.len() - 1;
-        self.plies[ply].computed.then(|| self.slot(ply))
+        (self.plies[ply].computed == [true; 2]).then(|| self.slot(ply))
     }
 
     /// Number of positions on the stack, the root included.
@@ -107,7 +111,7 @@ impl<const N: usize> NnueState<N> {
         self.plies
             .iter()
             .rev()
-            .take_while(|ply| !ply.computed)
+            .take_while(|ply| ply.computed != [true; 2])
             .count()
     }
 
@@ -122,12 +126,24 @@ impl<const N: usize> NnueState<N> {
     pub fn push(&mut self, delta: Delta<N>) {
         self.plies.push(Ply {
             delta,
-            computed: false,
+            computed: [false; 2],
         });
         let needed = self.plies.len() * 2 * self.net.hidden;
         if self.stack.len() < needed {
             self.stack.resize(needed, 0);
         }
+    }
+
+    /// Computes `perspective`'s half of the current accumulator from scratch, from its
+    /// `active` features (after a move that changes how the perspective sees every piece:
+    /// the move's delta is then not used for that half).
+    pub fn refresh(&mut self, perspective: usize, active: impl IntoIterator<Item = usize>) {
+        let ply = self.plies.len() - 1;
+        let hidden = self.net.hidden;
+        let start = (2 * ply + perspective) * hidden;
+        self.net
+            .refresh_from(&mut self.stack[start..start + hidden], active);
+        self.plies[ply].computed[perspective] = true;
     }
 
     /// Drops the current position (unmake); the root's stays.
@@ -137,43 +153,43 @@ impl<const N: usize> NnueState<N> {
         }
     }
 
-    /// Computes the current accumulator, and those of its ancestors back to the last
-    /// computed one.
+    /// Computes the current accumulator, each half from its last computed ancestor's.
     pub fn update(&mut self) {
         let last = self.plies.len() - 1;
-        let mut first = last;
-        while !self.plies[first].computed {
-            first -= 1;
-        }
-        for ply in first + 1..=last {
-            self.compute(ply);
+        for half in 0..2 {
+            let mut first = last;
+            while !self.plies[first].computed[half] {
+                first -= 1;
+            }
+            for ply in first + 1..=last {
+                self.compute(ply, half);
+            }
         }
     }
 
-    /// Computes the accumulator of `ply` from its parent's (which must be computed).
-    fn compute(&mut self, ply: usize) {
+    /// Computes `half` of the accumulator of `ply` from its parent's (which must be
+    /// computed).
+    fn compute(&mut self, ply: usize, half: usize) {
         let hidden = self.net.hidden;
         let width = 2 * hidden;
         let (parent, child) = self.stack.split_at_mut(ply * width);
         let parent = &parent[(ply - 1) * width..];
         let delta = &self.plies[ply].delta;
-        for half in 0..2 {
-            let range = half * hidden..(half + 1) * hidden;
-            let rows = |list: &ArrayVec<[u16; 2], N>| {
-                let mut rows: ArrayVec<&[i16], N> = ArrayVec::new();
-                for features in list {
-                    rows.push(self.net.row(usize::from(features[half])));
-                }
-                rows
-            };
-            apply(
-                &parent[range.clone()],
-                &mut child[range],
-                &rows(&delta.added),
-                &rows(&delta.removed),
-            );
-        }
-        self.plies[ply].computed = true;
+        let range = half * hidden..(half + 1) * hidden;
+        let rows = |list: &ArrayVec<[u16; 2], N>| {
+            let mut rows: ArrayVec<&[i16], N> = ArrayVec::new();
+            for features in list {
+                rows.push(self.net.row(usize::from(features[half])));
+            }
+            rows
+        };
+        apply(
+            &parent[range.clone()],
+            &mut child[range],
+            &rows(&delta.added),
+            &rows(&delta.removed),
+        );
+        self.plies[ply].computed[half] = true;
     }
 
     /// The evaluation of the current position for the side to move (perspective

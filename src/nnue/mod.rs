@@ -117,7 +117,12 @@ pub const LEGACY: FeatureSet = FeatureSet {
 };
 
 /// The feature sets the net files know by id, for error messages: (id, name, game).
-const KNOWN_SETS: &[(u8, &str, &str)] = &[(0, "Chess768", "chess"), (1, "Ataxx147", "ataxx")];
+const KNOWN_SETS: &[(u8, &str, &str)] = &[
+    (0, "Chess768", "chess"),
+    (1, "Ataxx147", "ataxx"),
+    (2, "Chess768Mirrored", "chess"),
+    (3, "ChessBuckets4Mirrored", "chess"),
+];
 
 /// The inputs of a network: what a game declares to get a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -417,25 +422,44 @@ impl Network {
 
     /// Reads a net file of `expected`'s inputs (see the module documentation).
     pub fn load_for(path: &Path, expected: &FeatureSet) -> Result<Network, NetworkError> {
+        Network::load_among(path, std::slice::from_ref(expected))
+    }
+
+    /// Reads a net file of one of the `accepted` feature sets (a game's; the first is
+    /// named when the file is refused).
+    pub fn load_among(path: &Path, accepted: &[FeatureSet]) -> Result<Network, NetworkError> {
         let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        Network::from_bytes_for(&bytes, expected)
+        Network::from_bytes_among(&bytes, accepted)
     }
 
     /// Parses a net file's bytes, which must be a net of `expected`'s inputs.
     pub fn from_bytes_for(bytes: &[u8], expected: &FeatureSet) -> Result<Network, NetworkError> {
+        Network::from_bytes_among(bytes, std::slice::from_ref(expected))
+    }
+
+    /// Parses a net file's bytes, which must be a net of one of the `accepted` feature
+    /// sets (at least one; the first is named when the file is refused).
+    pub fn from_bytes_among(
+        bytes: &[u8],
+        accepted: &[FeatureSet],
+    ) -> Result<Network, NetworkError> {
+        let first = accepted.first().copied().unwrap_or(LEGACY);
         let layout = match tagged_layout(bytes) {
             Some(tagged) => tagged?,
-            None => legacy_layout(bytes, expected)?,
+            None => legacy_layout(bytes, &first)?,
         };
-        if (layout.id, layout.inputs) != (expected.id, expected.inputs) {
+        let Some(expected) = accepted
+            .iter()
+            .find(|set| (set.id, set.inputs) == (layout.id, layout.inputs))
+        else {
             return Err(NetworkError::WrongFeatures {
                 found: describe(layout.id, layout.inputs),
-                expected: describe(expected.id, expected.inputs),
+                expected: describe(first.id, first.inputs),
             });
-        }
+        };
         let raw = bucketed_raw_size(layout.inputs, layout.hidden, layout.buckets);
         let mut words = bytes[..raw]
             .chunks_exact(2)

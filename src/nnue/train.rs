@@ -31,10 +31,13 @@ use crate::rng::SplitMix;
 /// A bullet record the trainer learns from: its score and result (from the side to move's
 /// view, as bulletformat keeps them) and its active features per perspective.
 pub trait TrainingRecord: BulletFormat + 'static {
-    /// The inputs its features index.
+    /// The inputs a net trained on these records takes unless `--features` names others.
     const FEATURES: FeatureSet;
-    /// The (side to move, other side) feature pairs of the record.
-    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_;
+    /// Every feature set the records can be read through, [`Self::FEATURES`] first.
+    const FEATURE_SETS: &'static [FeatureSet] = &[Self::FEATURES];
+    /// The (side to move, other side) feature pairs of the record in `set` (one of
+    /// [`Self::FEATURE_SETS`]).
+    fn features(&self, set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_;
     /// The output head of the record in a net of `buckets` buckets (0 for one bucket):
     /// the same the game's search takes for the position.
     fn output_bucket(&self, buckets: usize) -> usize;
@@ -50,6 +53,10 @@ pub struct TrainSettings {
     /// Hidden size N.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// The inputs, by name (chess: `Chess768`, `Chess768Mirrored`,
+    /// `ChessBuckets4Mirrored`); the game's default set when not given.
+    #[arg(long = "features", value_name = "NAME")]
+    pub feature_set: Option<String>,
     /// Output buckets B (1 to 8): B output heads, each position evaluated by the head of
     /// its material (chess: `(pieces - 2) / ceil(32 / B)`).
     #[arg(long, default_value_t = 1, value_parser = parse_buckets)]
@@ -129,6 +136,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             hidden: 128,
+            feature_set: None,
             output_buckets: 1,
             activation: Activation::SCReLU,
             epochs: 20,
@@ -314,7 +322,7 @@ impl FloatNetwork {
         scratch.us.copy_from_slice(bias);
         scratch.them.copy_from_slice(bias);
         scratch.features.clear();
-        for (stm, nstm) in record.features() {
+        for (stm, nstm) in record.features(&self.features) {
             scratch.features.push((stm, nstm));
             for (a, w) in scratch.us.iter_mut().zip(&self.params[layout.row(stm)]) {
                 *a += w;
@@ -608,20 +616,44 @@ fn save_checkpoint(
     Ok(Some(path))
 }
 
-/// Refuses records with a feature outside the feature set (another game's records, or
-/// bytes that are no records at all), naming the first such record.
-fn check_records<R: TrainingRecord>(records: &[R]) -> Result<(), String> {
-    let inputs = R::FEATURES.inputs;
+/// The feature set `settings` names among those `R` can be read through (the default one
+/// when none is named), or why there is none.
+pub fn feature_set<R: TrainingRecord>(settings: &TrainSettings) -> Result<FeatureSet, String> {
+    find_feature_set(R::FEATURE_SETS, settings.feature_set.as_deref())
+}
+
+/// The set called `name` (compared without regard to case) among `sets`, the first when
+/// no name is given, or why there is none.
+pub fn find_feature_set(sets: &[FeatureSet], name: Option<&str>) -> Result<FeatureSet, String> {
+    let Some(name) = name else {
+        return sets.first().copied().ok_or("no feature set".to_string());
+    };
+    sets.iter()
+        .find(|set| set.name.eq_ignore_ascii_case(name))
+        .copied()
+        .ok_or_else(|| {
+            let names: Vec<&str> = sets.iter().map(|set| set.name).collect();
+            format!(
+                "unknown feature set '{name}': this game's are {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// Refuses records with a feature outside `set` (another game's records, or bytes that
+/// are no records at all), naming the first such record.
+fn check_records<R: TrainingRecord>(records: &[R], set: &FeatureSet) -> Result<(), String> {
+    let inputs = set.inputs;
     let bad = records.iter().position(|record| {
         record
-            .features()
+            .features(set)
             .any(|(ours, theirs)| ours >= inputs || theirs >= inputs)
     });
     match bad {
         Some(index) => Err(format!(
             "record {index} holds a feature outside {}'s {inputs} inputs: is the data for \
              another game?",
-            R::FEATURES.name
+            set.name
         )),
         None => Ok(()),
     }
@@ -635,7 +667,8 @@ pub fn train<R: TrainingRecord>(
     mut report: impl FnMut(&EpochReport),
 ) -> Result<TrainResult, String> {
     check_settings(settings)?;
-    check_records(records)?;
+    let features = feature_set::<R>(settings)?;
+    check_records(records, &features)?;
     let held_out = (records.len() as f64 * settings.validation).round() as usize;
     let (training, validation) = records.split_at(records.len() - held_out);
     if training.is_empty() {
@@ -646,7 +679,7 @@ pub fn train<R: TrainingRecord>(
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let mut net = FloatNetwork::random_bucketed(
-        R::FEATURES,
+        features,
         settings.hidden,
         settings.output_buckets,
         settings.activation,
@@ -948,6 +981,50 @@ mod tests {
         let (mean, worst) = quantisation_error(&result.net, &back, &records);
         eprintln!("quantised - float, 8 buckets: mean |d| {mean:.2} cp, max {worst:.1} cp");
         assert!(mean < 10.0 && worst < 50.0, "mean {mean} max {worst}");
+    }
+
+    #[test]
+    fn a_named_feature_set_is_trained_and_an_unknown_one_refused() {
+        use crate::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
+        let records = synthetic(1500, 6);
+        for (name, set) in [
+            ("Chess768Mirrored", CHESS768_MIRRORED),
+            ("chessbuckets4mirrored", CHESS_BUCKETS4_MIRRORED),
+        ] {
+            let settings = TrainSettings {
+                epochs: 3,
+                batch: 64,
+                lr: 0.01,
+                feature_set: Some(name.to_string()),
+                ..settings(8, Activation::SCReLU)
+            };
+            let result = train(&records, &settings, |_| {}).unwrap();
+            assert_eq!(result.net.features, set);
+            let (first, last) = (result.epochs[0].train_loss, result.epochs[2].train_loss);
+            assert!(last < first, "{name}: train loss {first} -> {last}");
+            // Its file loads as a chess net of that set and evaluates as the float one.
+            let back = Network::from_bytes_among(
+                &result.net.quantise().to_bytes(),
+                &crate::games::chess::nnue::FEATURE_SETS,
+            )
+            .expect("loads");
+            assert_eq!(*back.features(), set);
+            let (mean, worst) = quantisation_error(&result.net, &back, &records);
+            assert!(
+                mean < 10.0 && worst < 50.0,
+                "{name}: mean {mean} max {worst}"
+            );
+        }
+        let unknown = TrainSettings {
+            feature_set: Some("Chess999".to_string()),
+            ..settings(8, Activation::SCReLU)
+        };
+        let error = train(&records, &unknown, |_| {}).unwrap_err();
+        assert!(
+            error.contains("unknown feature set 'Chess999'")
+                && error.contains("Chess768, Chess768Mirrored, ChessBuckets4Mirrored"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::search::{Game, GameResult, Limits, Player, ThreadPool};
 /// How Ataxx trains its net in the registry: `Ataxx147` inputs, bullet `AtaxxBoard`
 /// records only.
 pub const TRAINING: TrainingSupport = TrainingSupport {
-    features: &nnue::ATAXX147,
+    features: &[nnue::ATAXX147],
     formats: &[DataFormat::Bullet],
     record_bytes: 32,
     datagen: selfplay::run::<Ataxx>,

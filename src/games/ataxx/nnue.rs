@@ -122,7 +122,7 @@ pub fn record_features(
 impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
     const FEATURES: FeatureSet = ATAXX147;
 
-    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+    fn features(&self, _set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
         record_features(self)
     }
 

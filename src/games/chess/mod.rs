@@ -72,7 +72,7 @@ impl ChessVariant {
                 .clone()
                 .downcast::<nnue::Network>()
                 .ok()
-                .filter(|net| *net.features() == nnue::CHESS768),
+                .filter(|net| nnue::FEATURE_SETS.contains(net.features())),
         };
         ChessVariant {
             chess960: settings.chess960,
@@ -577,11 +577,11 @@ impl Game for Chess {
     }
 
     fn make_move(&mut self, mv: Move) {
-        if let Some(nnue) = &mut self.nnue {
-            nnue.push(nnue::changes(&self.board, mv));
-        }
         self.stack.push(self.board.clone());
         self.board.play_unchecked(mv);
+        if let (Some(nnue), Some(before)) = (&mut self.nnue, self.stack.last()) {
+            nnue::push_move(nnue, before, mv, &self.board);
+        }
         self.keys.push(repetition_key(&self.board));
     }
 

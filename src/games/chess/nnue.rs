@@ -11,6 +11,13 @@
 //! perspective and `sq ^ 56` (the board mirrored top-down) for Black's. The side to move's
 //! accumulator goes first into the output layer. Perspective 0 is White's, 1 Black's.
 //!
+//! Two more feature sets depend on each perspective's own king ([`KingLayout`]):
+//! `Chess768Mirrored` mirrors the board left-right (`sq' ^ 7`) for a perspective whose
+//! king stands on files e-h, and `ChessBuckets4Mirrored` also offsets every feature by
+//! `768 ·` the bucket of that king's square ([`BUCKETS4`]). A move that takes a king to
+//! another bucket or mirror half refreshes that perspective's half of the accumulator
+//! ([`push_move`]); the net file's tag says which set a net has.
+//!
 //! # Output buckets
 //!
 //! A net of B output buckets evaluates a position with `n` pieces on the board (kings
@@ -60,17 +67,125 @@ use crate::games::{EvalNet, NetSupport};
 pub use crate::nnue::{Activation, Network, NetworkError, MAX_HIDDEN, QA, QB, SCALE};
 use crate::nnue::{Delta, FeatureSet, LEGACY_INPUTS};
 
-/// Number of input features per perspective (2 colours × 6 kinds × 64 squares).
+/// Number of input features per perspective (2 colours × 6 kinds × 64 squares) in each
+/// king bucket.
 pub const INPUTS: usize = LEGACY_INPUTS;
 
 /// bullet's `Chess768`: the legacy feature set of untagged and version-1 net files.
 pub const CHESS768: FeatureSet = crate::nnue::LEGACY;
 
+/// `Chess768` with horizontal mirroring: a perspective whose king stands on files e-h sees
+/// the board mirrored left-right (bullet's `ChessBucketsMirrored` with one bucket).
+pub const CHESS768_MIRRORED: FeatureSet = FeatureSet {
+    id: 2,
+    name: "Chess768Mirrored",
+    inputs: INPUTS,
+    max_active: 32,
+};
+
+/// Four king buckets with horizontal mirroring: `Chess768` once per bucket of the
+/// perspective's king square ([`BUCKETS4`]), the board mirrored as in
+/// [`CHESS768_MIRRORED`].
+pub const CHESS_BUCKETS4_MIRRORED: FeatureSet = FeatureSet {
+    id: 3,
+    name: "ChessBuckets4Mirrored",
+    inputs: 4 * INPUTS,
+    max_active: 32,
+};
+
+/// Every feature set a chess net may have, the default (and legacy) one first.
+pub const FEATURE_SETS: [FeatureSet; 3] = [CHESS768, CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED];
+
+/// The king bucket of each square of the perspective's own king (seen from its side, a1
+/// = 0) in [`CHESS_BUCKETS4_MIRRORED`]: the two corners of the back rank, its centre, the
+/// second rank, the rest of the board. Symmetric left-right, as mirroring needs.
+#[rustfmt::skip]
+pub const BUCKETS4: [u8; 64] = [
+    0, 0, 1, 1, 1, 1, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+];
+
+/// How a feature set depends on a perspective's own king: whether the board is mirrored
+/// when that king stands on files e-h, and the king bucket of each of its squares.
+#[derive(Debug, PartialEq, Eq)]
+pub struct KingLayout {
+    mirrored: bool,
+    buckets: [u8; 64],
+}
+
+/// `Chess768`: no mirroring, one bucket.
+const PLAIN: KingLayout = KingLayout {
+    mirrored: false,
+    buckets: [0; 64],
+};
+/// `Chess768Mirrored`.
+const MIRRORED: KingLayout = KingLayout {
+    mirrored: true,
+    buckets: [0; 64],
+};
+/// `ChessBuckets4Mirrored`.
+const MIRRORED_BUCKETS4: KingLayout = KingLayout {
+    mirrored: true,
+    buckets: BUCKETS4,
+};
+
+/// The king layout of a chess feature set (of [`FEATURE_SETS`]; any other is read as
+/// `Chess768`).
+#[inline]
+pub fn king_layout(set: &FeatureSet) -> &'static KingLayout {
+    match set.id {
+        2 => &MIRRORED,
+        3 => &MIRRORED_BUCKETS4,
+        _ => &PLAIN,
+    }
+}
+
+/// How one perspective sees the pieces: squares XOR `flip` (7 when mirrored), features
+/// offset by its king bucket's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    flip: usize,
+    offset: usize,
+}
+
+impl KingLayout {
+    /// The view of a perspective whose own king stands on `king` (seen from its side).
+    #[inline]
+    pub fn view(&self, king: usize) -> View {
+        View {
+            flip: if self.mirrored && king % 8 > 3 { 7 } else { 0 },
+            offset: usize::from(self.buckets[king]) * INPUTS,
+        }
+    }
+
+    /// The view of `perspective` on `board`.
+    #[inline]
+    pub fn board_view(&self, board: &Board, perspective: Color) -> View {
+        self.view(relative(perspective, board.king(perspective)))
+    }
+}
+
+/// `square` seen from `perspective`'s side: itself for White, mirrored top-down for Black.
+#[inline]
+fn relative(perspective: Color, square: Square) -> usize {
+    match perspective {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    }
+}
+
 impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
     const FEATURES: FeatureSet = CHESS768;
+    const FEATURE_SETS: &'static [FeatureSet] = &FEATURE_SETS;
 
-    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        record_features(self)
+    fn features(&self, set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
+        record_features(self, king_layout(set))
     }
 
     fn output_bucket(&self, buckets: usize) -> usize {
@@ -124,15 +239,23 @@ impl Network {
         )
     }
 
-    /// Reads a chess net file (see the module documentation for the layout).
+    /// Reads a chess net file of any chess feature set (see the module documentation for
+    /// the layout).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        Network::load_for(path, &CHESS768)
+        Network::load_among(path, &FEATURE_SETS)
     }
 
     /// Parses a chess net file's bytes: the size must be that of some hidden size,
-    /// unpadded or padded to 64 bytes; the padding must be zeros or cutoff's tag.
+    /// unpadded or padded to 64 bytes; the padding must be zeros or cutoff's tag, whose
+    /// feature set must be one of chess's.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        Network::from_bytes_for(bytes, &CHESS768)
+        Network::from_bytes_among(bytes, &FEATURE_SETS)
+    }
+
+    /// The king layout of its feature set.
+    #[inline]
+    pub fn king_layout(&self) -> &'static KingLayout {
+        king_layout(self.features())
     }
 
     /// Evaluates `board` from scratch (no accumulator kept): the reference for the
@@ -140,9 +263,10 @@ impl Network {
     pub fn evaluate(&self, board: &Board) -> i32 {
         let stm = board.side_to_move();
         let bucket = board_bucket(board, self.buckets());
+        let layout = self.king_layout();
         self.evaluate_features(
-            board_features(board, stm),
-            board_features(board, !stm),
+            board_features(board, stm, layout),
+            board_features(board, !stm, layout),
             bucket,
         )
     }
@@ -150,7 +274,7 @@ impl Network {
     /// Evaluates a bullet record (from the side to move's view, as the record is).
     pub fn evaluate_record(&self, record: &bulletformat::ChessBoard) -> i32 {
         use crate::nnue::train::TrainingRecord;
-        let features: Vec<(usize, usize)> = record_features(record).collect();
+        let features: Vec<(usize, usize)> = record_features(record, self.king_layout()).collect();
         self.evaluate_features(
             features.iter().map(|f| f.0),
             features.iter().map(|f| f.1),
@@ -161,48 +285,63 @@ impl Network {
     /// Fills `accumulator` (White's half, then Black's) for `board` from scratch.
     pub fn refresh(&self, board: &Board, accumulator: &mut [i16]) {
         let (white, black) = accumulator.split_at_mut(self.hidden());
-        self.refresh_from(white, board_features(board, Color::White));
-        self.refresh_from(black, board_features(board, Color::Black));
+        let layout = self.king_layout();
+        self.refresh_from(white, board_features(board, Color::White, layout));
+        self.refresh_from(black, board_features(board, Color::Black, layout));
     }
 }
 
-/// The active features of `board` from `perspective`.
-fn board_features(board: &Board, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+/// The active features of `board` from `perspective` in `layout`.
+fn board_features<'a>(
+    board: &'a Board,
+    perspective: Color,
+    layout: &KingLayout,
+) -> impl Iterator<Item = usize> + 'a {
+    let view = layout.board_view(board, perspective);
     board.occupied().into_iter().filter_map(move |square| {
         let (piece, color) = (board.piece_on(square)?, board.color_on(square)?);
-        Some(feature(perspective, color, piece, square))
+        Some(feature(perspective, view, color, piece, square))
     })
 }
 
 /// The accumulators of `board` computed afresh.
 pub fn new_state(net: Arc<Network>, board: &Board) -> NnueState {
     let perspective = |p: usize| if p == 0 { Color::White } else { Color::Black };
-    NnueState::new(net, |p| board_features(board, perspective(p)))
+    let layout = net.king_layout();
+    NnueState::new(net, |p| board_features(board, perspective(p), layout))
 }
 
-/// The input feature of a `color` `piece` on `square` seen from `perspective`.
+/// The input feature of a `color` `piece` on `square` seen from `perspective`, whose king
+/// gives it `view`.
 #[inline]
-pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
-    let relative = usize::from(color != perspective);
-    let square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
-    };
-    (relative * 6 + piece as usize) * 64 + square
+pub fn feature(
+    perspective: Color,
+    view: View,
+    color: Color,
+    piece: Piece,
+    square: Square,
+) -> usize {
+    let relative_colour = usize::from(color != perspective);
+    view.offset
+        + (relative_colour * 6 + piece as usize) * 64
+        + (relative(perspective, square) ^ view.flip)
 }
 
-/// The (side to move, other side) feature pairs of a bullet record, exactly as bullet's
-/// `Chess768` maps them.
-pub fn record_features(
-    record: &bulletformat::ChessBoard,
-) -> impl Iterator<Item = (usize, usize)> + '_ {
-    record.into_iter().map(|(piece, square)| {
+/// The (side to move, other side) feature pairs of a bullet record in `layout`, exactly
+/// as bullet's `Chess768` (plain layout) and `ChessBucketsMirrored` map them.
+pub fn record_features<'a>(
+    record: &'a bulletformat::ChessBoard,
+    layout: &KingLayout,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let us = layout.view(usize::from(record.our_ksq()));
+    let them = layout.view(usize::from(record.opp_ksq()));
+    record.into_iter().map(move |(piece, square)| {
         let colour = usize::from(piece & 8 > 0);
         let kind = usize::from(piece & 7);
         let square = usize::from(square);
         (
-            colour * 384 + kind * 64 + square,
-            (1 - colour) * 384 + kind * 64 + (square ^ 56),
+            us.offset + colour * 384 + kind * 64 + (square ^ us.flip),
+            them.offset + (1 - colour) * 384 + kind * 64 + (square ^ 56 ^ them.flip),
         )
     })
 }
@@ -228,16 +367,40 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     embedded: || embedded().map(|net| net as EvalNet),
 };
 
-/// What `mv` changes on `board` (before it is played): the moved piece, a capture (en
-/// passant included), a promotion, castling (king takes own rook in cozy-chess).
-pub fn changes(board: &Board, mv: Move) -> Delta<2> {
+/// Records on `state` the move `mv`, played from `before` to give `after`: its feature
+/// changes, and when the mover's king changes bucket or mirror half, the mover's half
+/// refreshed from `after`.
+pub fn push_move(state: &mut NnueState, before: &Board, mv: Move, after: &Board) {
+    let layout = state.network().king_layout();
+    let (delta, refreshed) = changes(before, mv, layout);
+    state.push(delta);
+    if let Some(perspective) = refreshed {
+        state.refresh(
+            perspective as usize,
+            board_features(after, perspective, layout),
+        );
+    }
+}
+
+/// What `mv` changes on `board` (before it is played) in `layout`: the moved piece, a
+/// capture (en passant included), a promotion, castling (king takes own rook in
+/// cozy-chess); and the side whose view the move changes (a king moving to another bucket
+/// or mirror half), whose half must then be refreshed (its features in the delta are
+/// those of its old view).
+pub fn changes(board: &Board, mv: Move, layout: &KingLayout) -> (Delta<2>, Option<Color>) {
     let mut delta = Delta::default();
     let us = board.side_to_move();
     let Some(piece) = board.piece_on(mv.from) else {
-        return delta;
+        return (delta, None);
     };
+    let views = [Color::White, Color::Black].map(|p| layout.board_view(board, p));
     let both = |color, piece, square| {
-        [Color::White, Color::Black].map(|p| feature(p, color, piece, square) as u16)
+        [Color::White, Color::Black]
+            .map(|p| feature(p, views[p as usize], color, piece, square) as u16)
+    };
+    let refreshed = |king: Square| {
+        (piece == Piece::King && layout.view(relative(us, king)) != views[us as usize])
+            .then_some(us)
     };
     if piece == Piece::King && board.colors(us).has(mv.to) {
         let rank = mv.from.rank();
@@ -253,7 +416,7 @@ pub fn changes(board: &Board, mv: Move) -> Delta<2> {
         delta
             .added
             .push(both(us, Piece::Rook, Square::new(rook_file, rank)));
-        return delta;
+        return (delta, refreshed(king));
     }
     delta.removed.push(both(us, piece, mv.from));
     delta
@@ -267,7 +430,7 @@ pub fn changes(board: &Board, mv: Move) -> Delta<2> {
         let victim = Square::new(mv.to.file(), mv.from.rank());
         delta.removed.push(both(!us, Piece::Pawn, victim));
     }
-    delta
+    (delta, refreshed(mv.to))
 }
 
 #[cfg(test)]
@@ -436,19 +599,113 @@ mod tests {
         ] {
             records_evaluate_like_boards(&net);
         }
+        for set in &FEATURE_SETS[1..] {
+            for buckets in [1, 8] {
+                let net =
+                    crate::nnue::random_bucketed_network(*set, 16, buckets, Activation::SCReLU, 4);
+                records_evaluate_like_boards(&net);
+            }
+        }
         // The hand-computed indices of a white pawn on e2: White sees its own pawn on e2,
         // Black an opponent's pawn on e7.
+        let plain = PLAIN.view(4);
         assert_eq!(
-            feature(Color::White, Color::White, Piece::Pawn, Square::E2),
+            feature(Color::White, plain, Color::White, Piece::Pawn, Square::E2),
             12
         );
         assert_eq!(
-            feature(Color::Black, Color::White, Piece::Pawn, Square::E2),
+            feature(Color::Black, plain, Color::White, Piece::Pawn, Square::E2),
             384 + 52
         );
         assert_eq!(
-            feature(Color::Black, Color::Black, Piece::King, Square::E8),
+            feature(Color::Black, plain, Color::Black, Piece::King, Square::E8),
             5 * 64 + 4
+        );
+        // Mirrored: a king on e1 (file 4) flips the board, so e2 is seen as d2; the
+        // bucket of a king on its second rank is 2.
+        let mirrored = MIRRORED_BUCKETS4.view(4);
+        assert_eq!(
+            mirrored,
+            View {
+                flip: 7,
+                offset: INPUTS
+            }
+        );
+        assert_eq!(
+            feature(
+                Color::White,
+                mirrored,
+                Color::White,
+                Piece::Pawn,
+                Square::E2
+            ),
+            INPUTS + 11
+        );
+        let second_rank = MIRRORED_BUCKETS4.view(Square::B2 as usize);
+        assert_eq!(
+            second_rank,
+            View {
+                flip: 0,
+                offset: 2 * INPUTS
+            }
+        );
+        assert_eq!(
+            MIRRORED.view(Square::H8 as usize),
+            View { flip: 7, offset: 0 }
+        );
+    }
+
+    #[test]
+    fn mirrored_nets_evaluate_left_right_mirrored_positions_alike() {
+        // Positions without castling rights, and the same mirrored file by file.
+        let pairs = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
+                "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R w - - 0 1",
+            ),
+            (
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "8/5p2/4p3/r5PK/k1p3R1/8/1P1P4/8 w - - 0 1",
+            ),
+        ];
+        for set in &FEATURE_SETS[1..] {
+            let net = crate::nnue::random_bucketed_network(*set, 16, 8, Activation::SCReLU, 5);
+            for (fen, mirrored) in pairs {
+                let (a, b): (Board, Board) = (fen.parse().unwrap(), mirrored.parse().unwrap());
+                assert_eq!(net.evaluate(&a), net.evaluate(&b), "{set:?} {fen}");
+            }
+        }
+        // The plain set tells them apart.
+        let net = random_network(16, Activation::SCReLU, 5);
+        let (a, b): (Board, Board) = (pairs[0].0.parse().unwrap(), pairs[0].1.parse().unwrap());
+        assert_ne!(net.evaluate(&a), net.evaluate(&b));
+    }
+
+    #[test]
+    fn chess_loads_nets_of_every_chess_feature_set_and_ataxx_refuses_them() {
+        for set in FEATURE_SETS {
+            let net = crate::nnue::random_bucketed_network(set, 8, 2, Activation::SCReLU, 6);
+            let bytes = net.to_bytes();
+            assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()), "{set:?}");
+            let ataxx = crate::games::ataxx::nnue::ATAXX147;
+            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains(&format!("a net for {}", set.name)),
+                "{error}"
+            );
+        }
+        let ataxx = crate::nnue::random_network(
+            crate::games::ataxx::nnue::ATAXX147,
+            8,
+            Activation::SCReLU,
+            1,
+        );
+        let error = Network::from_bytes(&ataxx.to_bytes()).unwrap_err();
+        assert!(
+            error.to_string().contains("expected one for Chess768"),
+            "{error}"
         );
     }
 
@@ -538,6 +795,16 @@ mod incremental_tests {
     /// unmake. Returns how many of each special move were played.
     fn random_games(chess960: bool, fens: &[&str], seed: u64, buckets: usize) -> [usize; 4] {
         let net = Arc::new(random_bucketed(16, buckets, Activation::SCReLU, seed));
+        random_games_with(net, chess960, fens, seed)
+    }
+
+    /// [`random_games`] with `net`.
+    fn random_games_with(
+        net: Arc<Network>,
+        chess960: bool,
+        fens: &[&str],
+        seed: u64,
+    ) -> [usize; 4] {
         let variant = ChessVariant {
             chess960,
             net: Some(net),
@@ -667,6 +934,52 @@ mod incremental_tests {
             let seen = random_games(false, &fens, seed, buckets);
             assert!(seen[3] > 0, "captures: {seen:?}");
         }
+    }
+
+    #[test]
+    fn mirrored_and_king_bucketed_accumulators_match_a_full_refresh() {
+        // Kings that castle both ways, walk across the centre files and up the board.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        ];
+        for (set, seed) in [(CHESS768_MIRRORED, 11), (CHESS_BUCKETS4_MIRRORED, 12)] {
+            let net = crate::nnue::random_bucketed_network(set, 16, 4, Activation::SCReLU, seed);
+            let seen = random_games_with(Arc::new(net), false, &fens, seed);
+            assert!(seen[0] > 0 && seen[3] > 0, "{set:?}: {seen:?}");
+        }
+        let chess960 = ["rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1"];
+        let net = crate::nnue::random_network(CHESS_BUCKETS4_MIRRORED, 16, Activation::CReLU, 13);
+        random_games_with(Arc::new(net), true, &chess960, 13);
+    }
+
+    #[test]
+    fn king_moves_across_the_centre_refresh_the_movers_half_only() {
+        let net = Arc::new(crate::nnue::random_network(
+            CHESS768_MIRRORED,
+            8,
+            Activation::SCReLU,
+            14,
+        ));
+        let variant = ChessVariant {
+            chess960: false,
+            net: Some(net),
+        };
+        let mut game = Chess::from_fen(&variant, "4k3/8/8/8/8/8/8/3K4 w - - 0 1").unwrap();
+        // Kd1-e1 crosses into the mirrored half: White's half is computed at once.
+        let mv = game.parse_move("d1e1").unwrap();
+        game.make_move(mv);
+        assert_eq!(game.nnue().unwrap().pending(), 1);
+        check(&mut game, "after the crossing");
+        // Ke8-d8 crosses back for Black; Ke1-f1 stays in its half (lazy: two pending).
+        for text in ["e8d8", "e1f1"] {
+            let mv = game.parse_move(text).unwrap();
+            game.make_move(mv);
+        }
+        assert_eq!(game.nnue().unwrap().pending(), 2);
+        check(&mut game, "two plies later");
     }
 
     /// Plies whose accumulators wait to be computed.

@@ -104,15 +104,15 @@ mod tests {
         let ataxx = games::find("ataxx").expect("ataxx is registered");
         let connect4 = games::find("connect4").expect("connect4 is registered");
         assert_eq!(
-            training_of(chess, "train").map(|t| t.features.name),
+            training_of(chess, "train").map(|t| t.features[0].name),
             Ok("Chess768")
         );
         assert_eq!(
-            training_of(ataxx, "train").map(|t| t.features.name),
+            training_of(ataxx, "train").map(|t| t.features[0].name),
             Ok("Ataxx147")
         );
         assert_eq!(
-            training_of(connect4, "datagen").map(|t| t.features.name),
+            training_of(connect4, "datagen").map(|t| t.features[0].name),
             Err(
                 "datagen: connect4 has no learned evaluation to train (games with one: chess, ataxx)"
                     .to_string()

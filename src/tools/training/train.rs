@@ -61,10 +61,12 @@ fn run_train(
     out: &str,
     settings: &TrainSettings,
 ) -> Result<(), String> {
+    let features =
+        crate::nnue::train::find_feature_set(training.features, settings.feature_set.as_deref())?;
     println!(
         "training {} ({} -> {})x2 -> {} {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
-        training.features.name,
-        training.features.inputs,
+        features.name,
+        features.inputs,
         settings.hidden,
         settings.output_buckets,
         settings.activation,

@@ -14,10 +14,11 @@ pub mod tune;
 use crate::games::TrainingSupport;
 use crate::nnue::selfplay::DataFormat;
 
-/// How chess trains its net in the registry: `Chess768` inputs, text or bullet
+/// How chess trains its net in the registry: `Chess768` inputs (or mirrored and king
+/// bucketed ones, [`super::nnue::FEATURE_SETS`]), text or bullet
 /// `ChessBoard` records.
 pub const TRAINING: TrainingSupport = TrainingSupport {
-    features: &super::nnue::CHESS768,
+    features: &super::nnue::FEATURE_SETS,
     formats: &[DataFormat::Text, DataFormat::Bullet],
     record_bytes: datagen::BULLET_RECORD_BYTES,
     datagen: crate::nnue::selfplay::run::<super::Chess>,

@@ -3,7 +3,8 @@
 //! a missing, truncated or corrupt net file is refused with `info string error:` and the
 //! engine keeps its evaluation and answers; a good net changes the evaluation. Ataxx takes
 //! its own nets (`Ataxx147`) over UAI and refuses chess nets, chess refuses Ataxx nets over
-//! UGI, and `cutoff --game ataxx bench --evalfile` is deterministic.
+//! UGI, and `cutoff --game ataxx bench --evalfile` is deterministic. `cutoff train` trains
+//! a king-bucketed chess net validated on held-out games, which the engine then plays with.
 
 mod common;
 
@@ -269,4 +270,84 @@ fn ataxx_bench_with_a_net_is_deterministic() {
         .expect("the engine binary runs");
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("Chess768"));
+}
+
+/// Runs `cutoff ARGS`, which must succeed, and returns its stdout.
+fn cutoff_ok(args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .output()
+        .expect("the engine binary runs");
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_king_bucketed_net_trained_on_held_out_games_loads_and_plays() {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = |name: &str| dir.join(name).display().to_string();
+    let (train, held_out, net) = (file("train.bin"), file("held-out.bin"), file("kb4.nnue"));
+    for (first, out) in [("0", &train), ("4", &held_out)] {
+        cutoff_ok(&[
+            "datagen",
+            "--games",
+            "4",
+            "--first-game",
+            first,
+            "--nodes",
+            "300",
+            "--format",
+            "bullet",
+            "--out",
+            out,
+        ]);
+    }
+    let report = cutoff_ok(&[
+        "train",
+        "--data",
+        &train,
+        "--validation-data",
+        &held_out,
+        "--features",
+        "ChessBuckets4Mirrored",
+        "--hidden",
+        "8",
+        "--output-buckets",
+        "2",
+        "--epochs",
+        "2",
+        "--out",
+        &net,
+    ]);
+    let header = report.lines().find(|l| l.starts_with("training ")).unwrap();
+    assert!(
+        header.contains("ChessBuckets4Mirrored (3072 -> 8)x2 -> 2")
+            && header.contains("validated on"),
+        "{report}"
+    );
+    // The held-out games are the validation, none of the training's.
+    let positions = |path: &str| std::fs::metadata(path).unwrap().len() / 32;
+    assert!(
+        report.contains(&format!(
+            "{} training and {} validation positions",
+            positions(&train),
+            positions(&held_out)
+        )),
+        "{report}"
+    );
+    // The engine takes the net and searches with it; Ataxx refuses it by name.
+    let mut engine = chess_engine();
+    engine.send(&format!("setoption name EvalFile value {net}"));
+    assert!(engine.expect("info string EvalFile").ends_with("loaded"));
+    engine.send("position startpos moves e2e4 e7e5 e1e2");
+    engine.send("go depth 5");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    let mut ataxx = Engine::game("ataxx");
+    ataxx.send("uai");
+    ataxx.read_until("uaiok", TIMEOUT);
+    ataxx.send(&format!("setoption name EvalFile value {net}"));
+    let error = ataxx.expect("info string error:");
+    assert!(error.contains("ChessBuckets4Mirrored"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

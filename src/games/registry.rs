@@ -90,9 +90,11 @@ pub type SelfPlayRun = fn(
     &mut dyn FnMut(&DatagenSummary),
 ) -> Result<DatagenSummary, String>;
 
-/// Trains a net on a game's records: [`TrainingSupport::train`].
+/// Trains a net on a game's records: [`TrainingSupport::train`]. The second bytes are
+/// the validation records (`cutoff train --validation-data`); when there are none, the last
+/// `--validation` fraction of the first are held out.
 pub type TrainOnRecords =
-    fn(&[u8], &TrainSettings, &mut dyn FnMut(&EpochReport)) -> Result<TrainResult, String>;
+    fn(&[u8], &[u8], &TrainSettings, &mut dyn FnMut(&EpochReport)) -> Result<TrainResult, String>;
 
 /// How a game trains a learned evaluation on its own games (`cutoff datagen`, `train`,
 /// `data shuffle`); its net is loaded through [`GameInfo::eval_net`].

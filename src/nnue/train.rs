@@ -664,13 +664,43 @@ fn check_records<R: TrainingRecord>(records: &[R], set: &FeatureSet) -> Result<(
 pub fn train<R: TrainingRecord>(
     records: &[R],
     settings: &TrainSettings,
+    report: impl FnMut(&EpochReport),
+) -> Result<TrainResult, String> {
+    check_settings(settings)?;
+    let held_out = (records.len() as f64 * settings.validation).round() as usize;
+    let (training, validation) = records.split_at(records.len() - held_out);
+    train_validated(training, validation, settings, report)
+}
+
+/// [`train_validated`] on `validation` when it holds records, else [`train`] (the last
+/// fraction of `records` held out).
+pub fn train_on<R: TrainingRecord>(
+    records: &[R],
+    validation: &[R],
+    settings: &TrainSettings,
+    report: impl FnMut(&EpochReport),
+) -> Result<TrainResult, String> {
+    if validation.is_empty() {
+        train(records, settings, report)
+    } else {
+        train_validated(records, validation, settings, report)
+    }
+}
+
+/// Trains a network on `training`, measuring the loss on `validation` (records of other
+/// games than the training's give an honest loss: positions of one game are alike, so a
+/// net that learns the games by heart looks better than it is on positions of the same
+/// games), calling `report` after every epoch.
+pub fn train_validated<R: TrainingRecord>(
+    training: &[R],
+    validation: &[R],
+    settings: &TrainSettings,
     mut report: impl FnMut(&EpochReport),
 ) -> Result<TrainResult, String> {
     check_settings(settings)?;
     let features = feature_set::<R>(settings)?;
-    check_records(records, &features)?;
-    let held_out = (records.len() as f64 * settings.validation).round() as usize;
-    let (training, validation) = records.split_at(records.len() - held_out);
+    check_records(training, &features)?;
+    check_records(validation, &features)?;
     if training.is_empty() {
         return Err("no training positions".to_string());
     }

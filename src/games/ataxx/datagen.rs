@@ -27,8 +27,9 @@ pub const TRAINING: TrainingSupport = TrainingSupport {
     formats: &[DataFormat::Bullet],
     record_bytes: 32,
     datagen: selfplay::run::<Ataxx>,
-    train: |bytes, settings, report| {
-        crate::nnue::train::train(&nnue::decode_records(bytes), settings, report)
+    train: |bytes, validation, settings, report| {
+        let decode = nnue::decode_records;
+        crate::nnue::train::train_on(&decode(bytes), &decode(validation), settings, report)
     },
 };
 

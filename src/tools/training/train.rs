@@ -17,6 +17,10 @@ pub struct TrainArgs {
     /// The record files, read whole into memory (32 bytes a position).
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<String>,
+    /// Record files held out for the validation loss in place of the last `--validation`
+    /// fraction of `--data`: other games than the training's give an honest loss.
+    #[arg(long, num_args = 1..)]
+    pub validation_data: Vec<String>,
     /// Write the trained net here.
     #[arg(long)]
     pub out: String,
@@ -30,7 +34,8 @@ impl TrainArgs {
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let training = training_of(game, "train")?;
         let records = read_records(&self.data, training.record_bytes)?;
-        run_train(&records, &training, &self.out, &self.settings)
+        let validation = read_records(&self.validation_data, training.record_bytes)?;
+        run_train(&records, &validation, &training, &self.out, &self.settings)
     }
 }
 
@@ -53,10 +58,12 @@ fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, String> {
     Ok(records)
 }
 
-/// Trains on `records` (whole records of `training`'s game), writes the net and reports
-/// each epoch.
+/// Trains on `records` (whole records of `training`'s game), validated on `validation`
+/// (or the last fraction of `records` if it is empty), writes the net and reports each
+/// epoch.
 fn run_train(
     records: &[u8],
+    validation: &[u8],
     training: &TrainingSupport,
     out: &str,
     settings: &TrainSettings,
@@ -64,14 +71,21 @@ fn run_train(
     let features =
         crate::nnue::train::find_feature_set(training.features, settings.feature_set.as_deref())?;
     println!(
-        "training {} ({} -> {})x2 -> {} {} on {} positions ({:.0}% held out), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
+        "training {} ({} -> {})x2 -> {} {} on {} positions ({}), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
         features.name,
         features.inputs,
         settings.hidden,
         settings.output_buckets,
         settings.activation,
         records.len() / training.record_bytes,
-        settings.validation * 100.0,
+        if validation.is_empty() {
+            format!("{:.0}% held out", settings.validation * 100.0)
+        } else {
+            format!(
+                "validated on {} other positions",
+                validation.len() / training.record_bytes
+            )
+        },
         settings.epochs,
         settings.batch,
         settings.lr,
@@ -83,7 +97,7 @@ fn run_train(
         settings.seed
     );
     let started = std::time::Instant::now();
-    let result = (training.train)(records, settings, &mut |epoch| {
+    let result = (training.train)(records, validation, settings, &mut |epoch| {
         println!(
             "epoch {:>3} lr {:.2e} train loss {:.6} validation loss {:.6} {:.0} positions/s{}",
             epoch.epoch,

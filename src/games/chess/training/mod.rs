@@ -22,5 +22,8 @@ pub const TRAINING: TrainingSupport = TrainingSupport {
     formats: &[DataFormat::Text, DataFormat::Bullet],
     record_bytes: datagen::BULLET_RECORD_BYTES,
     datagen: crate::nnue::selfplay::run::<super::Chess>,
-    train: |bytes, settings, report| train::train(&datagen::decode_bullet(bytes), settings, report),
+    train: |bytes, validation, settings, report| {
+        let decode = datagen::decode_bullet;
+        train::train_on(&decode(bytes), &decode(validation), settings, report)
+    },
 };

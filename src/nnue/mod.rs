@@ -66,16 +66,20 @@ use thiserror::Error;
 
 pub use accumulator::{Delta, NnueState};
 
-/// A net built into the binary (`bytes`, of `features`' inputs), parsed once into `cell`,
-/// then shared by every position and thread; `None` only if the bytes are not such a net
-/// (each game's unit test rules that out).
+/// A net built into the binary (`bytes`, of one of the game's feature sets `accepted`),
+/// parsed once into `cell`, then shared by every position and thread; `None` only if the
+/// bytes are not such a net (each game's unit test rules that out).
 pub fn embedded_net(
     cell: &'static OnceLock<Option<Arc<Network>>>,
     bytes: &[u8],
-    features: &FeatureSet,
+    accepted: &[FeatureSet],
 ) -> Option<Arc<Network>> {
-    cell.get_or_init(|| Network::from_bytes_for(bytes, features).ok().map(Arc::new))
-        .clone()
+    cell.get_or_init(|| {
+        Network::from_bytes_among(bytes, accepted)
+            .ok()
+            .map(Arc::new)
+    })
+    .clone()
 }
 
 /// Quantisation of the feature weights and biases.

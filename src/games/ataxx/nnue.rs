@@ -180,7 +180,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
 /// rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &ATAXX147)
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &[ATAXX147])
 }
 
 /// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; the

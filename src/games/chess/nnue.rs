@@ -354,7 +354,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
 /// `None` only if the file built in is not a valid net (a unit test rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &CHESS768)
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &FEATURE_SETS)
 }
 
 /// How chess takes a network in the registry: `EvalFile` loads with [`Network::load`].
@@ -679,6 +679,15 @@ mod tests {
         let net = random_network(16, Activation::SCReLU, 5);
         let (a, b): (Board, Board) = (pairs[0].0.parse().unwrap(), pairs[0].1.parse().unwrap());
         assert_ne!(net.evaluate(&a), net.evaluate(&b));
+    }
+
+    #[test]
+    fn a_net_of_any_chess_feature_set_can_be_built_in() {
+        static CELL: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+        let net =
+            crate::nnue::random_bucketed_network(CHESS768_MIRRORED, 8, 8, Activation::SCReLU, 7);
+        let built_in = crate::nnue::embedded_net(&CELL, &net.to_bytes(), &FEATURE_SETS);
+        assert_eq!(built_in.as_deref(), Some(&net));
     }
 
     #[test]

@@ -118,6 +118,7 @@ pub const LEGACY: FeatureSet = FeatureSet {
     name: "Chess768",
     inputs: LEGACY_INPUTS,
     max_active: 32,
+    factor: 0,
 };
 
 /// The feature sets the net files know by id, for error messages: (id, name, game).
@@ -139,6 +140,10 @@ pub struct FeatureSet {
     pub inputs: usize,
     /// The most features active at once in one perspective.
     pub max_active: usize,
+    /// The inputs of the shared factor a bucketed set may train with (`cutoff train
+    /// --factorise`; 0: none): feature `i` also trains shared weights `i % factor`, added
+    /// to every bucket's row when the net is written (bullet's factoriser).
+    pub factor: usize,
 }
 
 /// The activation of the hidden layer.
@@ -800,6 +805,7 @@ mod tests {
             name: "test",
             inputs: 1,
             max_active: 1,
+            factor: 0,
         };
         Network::new(
             features,
@@ -817,6 +823,7 @@ mod tests {
         name: "Small10",
         inputs: 10,
         max_active: 10,
+        factor: 0,
     };
 
     #[test]

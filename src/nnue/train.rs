@@ -64,6 +64,11 @@ pub struct TrainSettings {
     /// Activation of the hidden layer.
     #[arg(long, default_value = "screlu", value_parser = activation_parser())]
     pub activation: Activation,
+    /// Train a king-bucketed set with a shared factor (bullet's factoriser): every
+    /// feature also trains the weights of its unbucketed twin, summed into each bucket's
+    /// row when the net is written.
+    #[arg(long)]
+    pub factorise: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -139,6 +144,7 @@ impl Default for TrainSettings {
             feature_set: None,
             output_buckets: 1,
             activation: Activation::SCReLU,
+            factorise: false,
             epochs: 20,
             batch: 4096,
             lr: 0.002,
@@ -166,7 +172,10 @@ pub struct FloatNetwork {
     pub buckets: usize,
     /// Activation of the hidden layer.
     pub activation: Activation,
-    /// Every parameter, in the net file's order.
+    /// Whether a shared factor of `features.factor` inputs follows the parameters of the
+    /// file ([`FloatNetwork::factorised`]).
+    pub factorised: bool,
+    /// Every parameter, in the net file's order (then the factor's rows, if any).
     pub params: Vec<f32>,
 }
 
@@ -179,6 +188,10 @@ struct Layout {
     bias: usize,
     output: usize,
     output_bias: usize,
+    /// Where the shared factor's rows start (the end of the file's parameters).
+    factor: usize,
+    /// Inputs of the shared factor (0: none).
+    factor_inputs: usize,
     len: usize,
 }
 
@@ -193,13 +206,31 @@ impl Layout {
             bias,
             output,
             output_bias,
+            factor: output_bias + buckets,
+            factor_inputs: 0,
             len: output_bias + buckets,
         }
+    }
+
+    /// The layout with a shared factor of `factor_inputs` rows after the file's parameters.
+    fn with_factor(mut self, factor_inputs: usize) -> Layout {
+        self.factor_inputs = factor_inputs;
+        self.len = self.factor + factor_inputs * self.hidden;
+        self
     }
 
     #[inline]
     fn row(&self, feature: usize) -> std::ops::Range<usize> {
         feature * self.hidden..(feature + 1) * self.hidden
+    }
+
+    /// The shared factor's row of `feature`, if there is a factor.
+    #[inline]
+    fn factor_row(&self, feature: usize) -> Option<std::ops::Range<usize>> {
+        (self.factor_inputs > 0).then(|| {
+            let start = self.factor + (feature % self.factor_inputs) * self.hidden;
+            start..start + self.hidden
+        })
     }
 
     /// The output weights of `bucket`, `[2N]`.
@@ -258,7 +289,23 @@ fn derivative(activation: Activation, x: f32) -> f32 {
 impl FloatNetwork {
     /// The offsets of its parameters.
     fn layout(&self) -> Layout {
-        Layout::new(self.features.inputs, self.hidden, self.buckets)
+        let layout = Layout::new(self.features.inputs, self.hidden, self.buckets);
+        if self.factorised {
+            layout.with_factor(self.features.factor)
+        } else {
+            layout
+        }
+    }
+
+    /// The same network with a shared factor (zeros) of its feature set's `factor` inputs,
+    /// trained along: its rows are summed into every bucket's when quantised. Unchanged
+    /// for a set without a factor.
+    pub fn factorised(mut self) -> FloatNetwork {
+        if self.features.factor > 0 && !self.factorised {
+            self.factorised = true;
+            self.params.resize(self.layout().len, 0.0);
+        }
+        self
     }
 
     /// A chess (`Chess768`) network with small random weights (seeded).
@@ -310,6 +357,7 @@ impl FloatNetwork {
             hidden,
             buckets,
             activation,
+            factorised: false,
             params,
         }
     }
@@ -324,11 +372,17 @@ impl FloatNetwork {
         scratch.features.clear();
         for (stm, nstm) in record.features(&self.features) {
             scratch.features.push((stm, nstm));
-            for (a, w) in scratch.us.iter_mut().zip(&self.params[layout.row(stm)]) {
-                *a += w;
+            let rows =
+                |feature| std::iter::once(layout.row(feature)).chain(layout.factor_row(feature));
+            for row in rows(stm) {
+                for (a, w) in scratch.us.iter_mut().zip(&self.params[row]) {
+                    *a += w;
+                }
             }
-            for (a, w) in scratch.them.iter_mut().zip(&self.params[layout.row(nstm)]) {
-                *a += w;
+            for row in rows(nstm) {
+                for (a, w) in scratch.them.iter_mut().zip(&self.params[row]) {
+                    *a += w;
+                }
             }
         }
         scratch.bucket = record.output_bucket(self.buckets).min(self.buckets - 1);
@@ -384,11 +438,17 @@ impl FloatNetwork {
             grad[layout.bias + i] += scratch.us[i] + scratch.them[i];
         }
         for &(stm, nstm) in &scratch.features {
-            for (g, d) in grad[layout.row(stm)].iter_mut().zip(&scratch.us) {
-                *g += d;
+            let rows =
+                |feature| std::iter::once(layout.row(feature)).chain(layout.factor_row(feature));
+            for row in rows(stm) {
+                for (g, d) in grad[row].iter_mut().zip(&scratch.us) {
+                    *g += d;
+                }
             }
-            for (g, d) in grad[layout.row(nstm)].iter_mut().zip(&scratch.them) {
-                *g += d;
+            for row in rows(nstm) {
+                for (g, d) in grad[row].iter_mut().zip(&scratch.them) {
+                    *g += d;
+                }
             }
         }
         error * error
@@ -405,13 +465,26 @@ impl FloatNetwork {
         let part = |range: std::ops::Range<usize>, factor: i32| -> Vec<i16> {
             self.params[range].iter().map(|&x| q(x, factor)).collect()
         };
+        // Each feature's row, with its share of the factor when there is one.
+        let feature_weights = (0..layout.inputs)
+            .flat_map(|feature| {
+                let shared = layout.factor_row(feature);
+                self.params[layout.row(feature)]
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, &w)| {
+                        w + shared.as_ref().map_or(0.0, |r| self.params[r.start + i])
+                    })
+            })
+            .map(|x| q(x, QA))
+            .collect();
         Network::bucketed(
             self.features,
             self.activation,
-            part(0..layout.bias, QA),
+            feature_weights,
             part(layout.bias..layout.output, QA),
             part(layout.output..layout.output_bias, QB),
-            part(layout.output_bias..layout.len, QA * QB),
+            part(layout.output_bias..layout.factor, QA * QB),
         )
     }
 }
@@ -708,6 +781,12 @@ pub fn train_validated<R: TrainingRecord>(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
+    if settings.factorise && features.factor == 0 {
+        return Err(format!(
+            "--factorise: {} has no king buckets to factorise",
+            features.name
+        ));
+    }
     let mut net = FloatNetwork::random_bucketed(
         features,
         settings.hidden,
@@ -715,6 +794,9 @@ pub fn train_validated<R: TrainingRecord>(
         settings.activation,
         settings.seed,
     );
+    if settings.factorise {
+        net = net.factorised();
+    }
     let initial_validation_loss = mean_loss(&net, validation, settings);
     let threads = settings.threads.max(1);
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
@@ -868,6 +950,53 @@ mod tests {
         }
     }
 
+    #[test]
+    fn gradient_matches_finite_differences_with_a_factoriser() {
+        use crate::games::chess::nnue::CHESS_BUCKETS4_MIRRORED;
+        let records = synthetic(6, 4);
+        let net =
+            FloatNetwork::random_bucketed(CHESS_BUCKETS4_MIRRORED, 4, 2, Activation::SCReLU, 12);
+        let mut net = net.factorised();
+        let layout = net.layout();
+        assert_eq!(layout.len - layout.factor, 768 * 4);
+        // Factor weights of their own, so that the check sees them take part.
+        for (i, p) in net.params[layout.factor..].iter_mut().enumerate() {
+            *p = 0.01 * ((i % 7) as f32 - 3.0);
+        }
+        check_gradient(&records, net, 2.0);
+    }
+
+    #[test]
+    fn a_factorised_net_is_written_with_the_factor_in_every_bucket() {
+        use crate::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
+        let records = synthetic(1200, 8);
+        let settings = TrainSettings {
+            epochs: 2,
+            batch: 64,
+            lr: 0.01,
+            factorise: true,
+            feature_set: Some("ChessBuckets4Mirrored".to_string()),
+            ..settings(8, Activation::SCReLU)
+        };
+        let result = train(&records, &settings, |_| {}).unwrap();
+        assert!(result.net.factorised);
+        let layout = result.net.layout();
+        assert!(result.net.params[layout.factor..].iter().any(|&w| w != 0.0));
+        // The written net (no factor in it) evaluates as the float one with its factor.
+        let quantised = result.net.quantise();
+        assert_eq!(*quantised.features(), CHESS_BUCKETS4_MIRRORED);
+        assert_eq!(quantised.feature_weights().len(), 4 * 768 * 8);
+        let (mean, worst) = quantisation_error(&result.net, &quantised, &records);
+        assert!(mean < 10.0 && worst < 50.0, "mean {mean} max {worst}");
+        // A set without buckets has nothing to factorise.
+        let plain = TrainSettings {
+            feature_set: Some(CHESS768_MIRRORED.name.to_string()),
+            ..settings
+        };
+        let error = train(&records, &plain, |_| {}).unwrap_err();
+        assert!(error.contains("no king buckets"), "{error}");
+    }
+
     /// Checks the analytic gradient of `net` (4 neurons, its output layer scaled by
     /// `output_scale`) on `records` against finite differences: every parameter the
     /// positions touch and the whole output layer (the heads of buckets no position takes
@@ -881,7 +1010,7 @@ mod tests {
         for p in &mut net.params[layout.bias..layout.output] {
             *p = 0.5;
         }
-        for p in &mut net.params[layout.output..] {
+        for p in &mut net.params[layout.output..layout.factor] {
             *p = *p * output_scale + 0.3;
         }
         let mut grads = vec![vec![0.0; layout.len]; 2];
@@ -890,7 +1019,7 @@ mod tests {
         // Every parameter touched by the positions, plus the output layer.
         let mut checked = 0;
         for (i, &expected) in analytic.iter().enumerate() {
-            if expected == 0.0 && i < layout.bias {
+            if expected == 0.0 && (i < layout.bias || i >= layout.factor) {
                 continue;
             }
             // Larger steps lose to f32 rounding less than they gain in curvature.

@@ -43,6 +43,7 @@ pub const ATAXX147: FeatureSet = FeatureSet {
     name: "Ataxx147",
     inputs: 3 * CELLS,
     max_active: CELLS,
+    factor: 0,
 };
 
 /// The most features one move adds (or removes) in a perspective: the destination (or the

@@ -81,6 +81,7 @@ pub const CHESS768_MIRRORED: FeatureSet = FeatureSet {
     name: "Chess768Mirrored",
     inputs: INPUTS,
     max_active: 32,
+    factor: 0,
 };
 
 /// Four king buckets with horizontal mirroring: `Chess768` once per bucket of the
@@ -91,6 +92,7 @@ pub const CHESS_BUCKETS4_MIRRORED: FeatureSet = FeatureSet {
     name: "ChessBuckets4Mirrored",
     inputs: 4 * INPUTS,
     max_active: 32,
+    factor: INPUTS,
 };
 
 /// Every feature set a chess net may have, the default (and legacy) one first.

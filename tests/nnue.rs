@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{bestmove_of, Engine, TIMEOUT};
+use common::{bestmove_of, run_ok as cutoff_ok, Engine, TIMEOUT};
 use cutoff::games::chess::nnue::Activation;
 use cutoff::games::chess::training::train::FloatNetwork;
 
@@ -270,16 +270,6 @@ fn ataxx_bench_with_a_net_is_deterministic() {
         .expect("the engine binary runs");
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("Chess768"));
-}
-
-/// Runs `cutoff ARGS`, which must succeed, and returns its stdout.
-fn cutoff_ok(args: &[&str]) -> String {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
-        .args(args)
-        .output()
-        .expect("the engine binary runs");
-    assert!(output.status.success(), "{args:?}: {output:?}");
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[test]

@@ -56,14 +56,8 @@ fn connect4_opening_set_is_solved_exactly() {
     check_set("Test_L1_R1", dedicated());
 }
 
-fn cutoff(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_cutoff"))
-        .args(args)
-        .output()
-        .expect("cutoff runs");
-    assert!(output.status.success(), "{args:?}: {output:?}");
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+mod common;
+use common::run_ok as cutoff;
 
 #[test]
 fn tree_stats_prints_the_full_tictactoe_tree_for_minimax() {

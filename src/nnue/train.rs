@@ -224,6 +224,12 @@ impl Layout {
         feature * self.hidden..(feature + 1) * self.hidden
     }
 
+    /// The rows `feature` trains: its own, and its factor's when there is one.
+    #[inline]
+    fn rows(&self, feature: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+        std::iter::once(self.row(feature)).chain(self.factor_row(feature))
+    }
+
     /// The shared factor's row of `feature`, if there is a factor.
     #[inline]
     fn factor_row(&self, feature: usize) -> Option<std::ops::Range<usize>> {
@@ -372,14 +378,12 @@ impl FloatNetwork {
         scratch.features.clear();
         for (stm, nstm) in record.features(&self.features) {
             scratch.features.push((stm, nstm));
-            let rows =
-                |feature| std::iter::once(layout.row(feature)).chain(layout.factor_row(feature));
-            for row in rows(stm) {
+            for row in layout.rows(stm) {
                 for (a, w) in scratch.us.iter_mut().zip(&self.params[row]) {
                     *a += w;
                 }
             }
-            for row in rows(nstm) {
+            for row in layout.rows(nstm) {
                 for (a, w) in scratch.them.iter_mut().zip(&self.params[row]) {
                     *a += w;
                 }
@@ -438,14 +442,12 @@ impl FloatNetwork {
             grad[layout.bias + i] += scratch.us[i] + scratch.them[i];
         }
         for &(stm, nstm) in &scratch.features {
-            let rows =
-                |feature| std::iter::once(layout.row(feature)).chain(layout.factor_row(feature));
-            for row in rows(stm) {
+            for row in layout.rows(stm) {
                 for (g, d) in grad[row].iter_mut().zip(&scratch.us) {
                     *g += d;
                 }
             }
-            for row in rows(nstm) {
+            for row in layout.rows(nstm) {
                 for (g, d) in grad[row].iter_mut().zip(&scratch.them) {
                     *g += d;
                 }

@@ -193,3 +193,13 @@ pub fn info_score(line: &str) -> Option<(String, i32)> {
     let value = tokens.get(i + 2)?.parse().ok()?;
     Some((kind, value))
 }
+
+/// Runs `cutoff ARGS` to the end, which must succeed, and returns its stdout.
+pub fn run_ok(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .output()
+        .expect("the cutoff binary runs");
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}

@@ -142,8 +142,8 @@ const MIRRORED_BUCKETS4: KingLayout = KingLayout {
 #[inline]
 pub fn king_layout(set: &FeatureSet) -> &'static KingLayout {
     match set.id {
-        2 => &MIRRORED,
-        3 => &MIRRORED_BUCKETS4,
+        id if id == CHESS768_MIRRORED.id => &MIRRORED,
+        id if id == CHESS_BUCKETS4_MIRRORED.id => &MIRRORED_BUCKETS4,
         _ => &PLAIN,
     }
 }

@@ -19,6 +19,8 @@ pub struct Engine {
     lines: Receiver<String>,
     /// Every line read so far, for failure messages.
     pub transcript: Vec<String>,
+    /// `readyok`s the engine owes: `isready` lines sent whose answer was not read yet.
+    unanswered_isready: usize,
 }
 
 impl Engine {
@@ -51,6 +53,7 @@ impl Engine {
             stdin,
             lines: rx,
             transcript: Vec::new(),
+            unanswered_isready: 0,
         }
     }
 
@@ -66,6 +69,8 @@ impl Engine {
 
     /// Sends bytes as they are.
     pub fn send_raw(&mut self, text: &str) {
+        let is_isready = |line: &str| line.split_whitespace().eq(["isready"]);
+        self.unanswered_isready += text.split('\n').filter(|line| is_isready(line)).count();
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(text.as_bytes()).expect("write to engine");
         stdin.flush().expect("flush to engine");
@@ -80,6 +85,9 @@ impl Engine {
     pub fn read_line(&mut self, timeout: Duration) -> Option<String> {
         match self.lines.recv_timeout(timeout) {
             Ok(line) => {
+                if line == "readyok" {
+                    self.unanswered_isready = self.unanswered_isready.saturating_sub(1);
+                }
                 self.transcript.push(line.clone());
                 Some(line)
             }
@@ -116,11 +124,15 @@ impl Engine {
             .expect("read_until returns the matching line")
     }
 
-    /// Sends `isready` and waits for `readyok`; returns the lines before it.
+    /// Sends `isready` and waits for its `readyok` (after those of every `isready` sent
+    /// before, so that all earlier output has been read); returns the lines before it.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
-        let mut lines = self.read_until("readyok", TIMEOUT);
-        lines.pop();
+        let mut lines = Vec::new();
+        while self.unanswered_isready > 0 {
+            lines.extend(self.read_until("readyok", TIMEOUT));
+            lines.pop();
+        }
         lines
     }
 

@@ -69,7 +69,7 @@ mod tests {
     use super::*;
     use crate::search::score::{MATE_BOUND, MAX_PLY};
 
-    /// The values `bench` (4511058 nodes) was measured with: changing one changes it.
+    /// The values the `Bench:` signature was measured with: changing one changes it.
     #[test]
     fn the_table_is_the_one_bench_was_measured_with() {
         assert_eq!(CHECK_INTERVAL, 1024);

@@ -10,6 +10,8 @@ use std::fmt::{self, Debug, Display};
 use arrayvec::ArrayVec;
 use thiserror::Error;
 
+use super::params::SearchParams;
+
 /// Largest number of legal moves any game may generate in one position.
 pub const MAX_MOVES: usize = 256;
 
@@ -329,6 +331,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn pruning(&self) -> Pruning {
         Pruning::default()
     }
+    /// How far those techniques go: margins in this game's evaluation units, depth
+    /// limits, the late move reduction table ([`SearchParams::DEFAULT`] unless the game
+    /// tunes its own).
+    const SEARCH_PARAMS: SearchParams = SearchParams::DEFAULT;
     /// The game's own exact solver, if it has one (Connect Four), with a table of
     /// `hash_mb` MiB and `threads` threads for the root moves; `solve` uses it instead of
     /// the core search, which every game whose [`Game::pruning`] is exact can use.

@@ -1,7 +1,10 @@
-//! The search's tuning constants in one place: the margins and depth limits of every
-//! kind of pruning, reduction and extension, and the aspiration window. Each of them but
-//! [`CHECK_INTERVAL`] changes the node count of `bench`: a change here is a change of the
-//! `Bench:` signature.
+//! The search's tuning constants: the margins and depth limits of every kind of pruning,
+//! reduction and extension, and the aspiration window. Margins are in the units of a
+//! game's evaluation, so each game may have its own set ([`Game::SEARCH_PARAMS`]); every
+//! field changes the node count of `bench`, so a change here is a change of the `Bench:`
+//! signature. [`CHECK_INTERVAL`] and [`INFINITE_EXACT_TIME`] are the same for every game.
+//!
+//! [`Game::SEARCH_PARAMS`]: super::game::Game::SEARCH_PARAMS
 
 use std::time::Duration;
 
@@ -9,140 +12,227 @@ use super::score::Score;
 
 /// How often (in nodes) the clock and the stop flag are read.
 pub const CHECK_INTERVAL: u64 = 1024;
-/// First depth searched with an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// Half-width of the first aspiration window.
-pub const ASPIRATION_WINDOW: Score = 30;
-/// Reverse futility pruning: deepest remaining depth it applies to.
-pub const REVERSE_FUTILITY_DEPTH: i32 = 8;
-/// Reverse futility pruning: margin per ply of remaining depth (centipawns).
-pub const REVERSE_FUTILITY_MARGIN: Score = 75;
-/// Futility pruning: deepest remaining depth it applies to.
-pub const FUTILITY_DEPTH: i32 = 6;
-/// Futility pruning: a quiet move is skipped when the static evaluation plus
-/// `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach alpha.
-pub const FUTILITY_BASE: Score = 100;
-/// See [`FUTILITY_BASE`].
-pub const FUTILITY_MARGIN: Score = 90;
-/// Late move pruning: deepest remaining depth it applies to.
-pub const LATE_MOVE_PRUNING_DEPTH: i32 = 8;
-/// History pruning: deepest remaining depth it applies to.
-pub const HISTORY_PRUNING_DEPTH: i32 = 3;
-/// History pruning: a quiet move is skipped when its history is below
-/// `-HISTORY_PRUNING_MARGIN * depth`.
-pub const HISTORY_PRUNING_MARGIN: i32 = 2_048;
-/// Static exchange pruning: deepest remaining depth it applies to.
-pub const EXCHANGE_PRUNING_DEPTH: i32 = 8;
-/// Static exchange pruning: a quiet move is skipped when it loses more than this per ply
-/// of remaining depth.
-pub const EXCHANGE_QUIET_MARGIN: i32 = 64;
-/// Static exchange pruning: a noisy move is skipped when it loses more than this times the
-/// square of the remaining depth.
-pub const EXCHANGE_NOISY_MARGIN: i32 = 20;
-/// Null move pruning: the reduction is `NULL_MOVE_BASE + depth / NULL_MOVE_DEPTH_DIVISOR`
-/// plus one ply per `NULL_MOVE_EVAL_DIVISOR` of static evaluation above beta (at most
-/// `NULL_MOVE_EVAL_PLIES`).
-pub const NULL_MOVE_BASE: i32 = 3;
-/// See [`NULL_MOVE_BASE`].
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 3;
-/// See [`NULL_MOVE_BASE`].
-pub const NULL_MOVE_EVAL_DIVISOR: Score = 200;
-/// See [`NULL_MOVE_BASE`].
-pub const NULL_MOVE_EVAL_PLIES: i32 = 3;
-/// Null move pruning: from this depth a null-move cut-off is verified by a reduced search
-/// without null moves for the side to move (guards against zugzwang).
-pub const NULL_MOVE_VERIFICATION_DEPTH: i32 = 12;
-/// Singular extensions: shallowest remaining depth they apply to.
-pub const SINGULAR_DEPTH: i32 = 8;
-/// Singular extensions: the table's entry may be this many plies shallower than the node.
-pub const SINGULAR_ENTRY_SLACK: i32 = 3;
-/// Singular extensions: the other moves must fail below the entry's score minus this
-/// times the depth.
-pub const SINGULAR_MARGIN: Score = 1;
-/// Internal iterative reduction: shallowest remaining depth it applies to.
-pub const IIR_DEPTH: i32 = 4;
 /// Time the exact solver may take under `go infinite` before the normal search starts.
 pub const INFINITE_EXACT_TIME: Duration = Duration::from_secs(5);
+
+/// One game's search constants. Which techniques apply at all is the game's
+/// [`Pruning`](super::game::Pruning); these say how far they go.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// First depth searched with an aspiration window.
+    pub aspiration_min_depth: u32,
+    /// Half-width of the first aspiration window.
+    pub aspiration_window: Score,
+    /// Reverse futility pruning: deepest remaining depth it applies to.
+    pub reverse_futility_depth: i32,
+    /// Reverse futility pruning: margin per ply of remaining depth.
+    pub reverse_futility_margin: Score,
+    /// Futility pruning: deepest remaining depth it applies to.
+    pub futility_depth: i32,
+    /// Futility pruning: a quiet move is skipped when the static evaluation plus
+    /// `futility_base + futility_margin * depth` cannot reach alpha.
+    pub futility_base: Score,
+    /// See [`SearchParams::futility_base`].
+    pub futility_margin: Score,
+    /// Late move pruning: deepest remaining depth it applies to.
+    pub late_move_pruning_depth: i32,
+    /// History pruning: deepest remaining depth it applies to.
+    pub history_pruning_depth: i32,
+    /// History pruning: a quiet move is skipped when its history is below
+    /// `-history_pruning_margin * depth`.
+    pub history_pruning_margin: i32,
+    /// Static exchange pruning: deepest remaining depth it applies to.
+    pub exchange_pruning_depth: i32,
+    /// Static exchange pruning: a quiet move is skipped when it loses more than this per
+    /// ply of remaining depth.
+    pub exchange_quiet_margin: i32,
+    /// Static exchange pruning: a noisy move is skipped when it loses more than this times
+    /// the square of the remaining depth.
+    pub exchange_noisy_margin: i32,
+    /// Null move pruning: the reduction is `null_move_base + depth /
+    /// null_move_depth_divisor` plus one ply per `null_move_eval_divisor` of static
+    /// evaluation above beta (at most `null_move_eval_plies`).
+    pub null_move_base: i32,
+    /// See [`SearchParams::null_move_base`].
+    pub null_move_depth_divisor: i32,
+    /// See [`SearchParams::null_move_base`].
+    pub null_move_eval_divisor: Score,
+    /// See [`SearchParams::null_move_base`].
+    pub null_move_eval_plies: i32,
+    /// Null move pruning: from this depth a null-move cut-off is verified by a reduced
+    /// search without null moves for the side to move (guards against zugzwang).
+    pub null_move_verification_depth: i32,
+    /// Singular extensions: shallowest remaining depth they apply to.
+    pub singular_depth: i32,
+    /// Singular extensions: the table's entry may be this many plies shallower than the
+    /// node.
+    pub singular_entry_slack: i32,
+    /// Singular extensions: the other moves must fail below the entry's score minus this
+    /// times the depth.
+    pub singular_margin: Score,
+    /// Internal iterative reduction: shallowest remaining depth it applies to.
+    pub iir_depth: i32,
+    /// Late move reductions: the base reduction is `lmr_base + ln(depth) * ln(move
+    /// number) / lmr_divisor` plies.
+    pub lmr_base: f64,
+    /// See [`SearchParams::lmr_base`].
+    pub lmr_divisor: f64,
+}
+
+impl SearchParams {
+    /// The constants of every game that does not set its own (they were tuned for
+    /// chess's hand-crafted evaluation, in centipawns).
+    pub const DEFAULT: SearchParams = SearchParams {
+        aspiration_min_depth: 4,
+        aspiration_window: 30,
+        reverse_futility_depth: 8,
+        reverse_futility_margin: 75,
+        futility_depth: 6,
+        futility_base: 100,
+        futility_margin: 90,
+        late_move_pruning_depth: 8,
+        history_pruning_depth: 3,
+        history_pruning_margin: 2_048,
+        exchange_pruning_depth: 8,
+        exchange_quiet_margin: 64,
+        exchange_noisy_margin: 20,
+        null_move_base: 3,
+        null_move_depth_divisor: 3,
+        null_move_eval_divisor: 200,
+        null_move_eval_plies: 3,
+        null_move_verification_depth: 12,
+        singular_depth: 8,
+        singular_entry_slack: 3,
+        singular_margin: 1,
+        iir_depth: 4,
+        lmr_base: 0.75,
+        lmr_divisor: 2.25,
+    };
+
+    /// Why these constants cannot drive a search (a depth limit outside `1..MAX_PLY`, a
+    /// margin or factor that is not positive...), or `None` when they can.
+    pub fn problem(&self) -> Option<&'static str> {
+        use super::score::{MATE_BOUND, MAX_PLY};
+        let depths = [
+            self.reverse_futility_depth,
+            self.futility_depth,
+            self.late_move_pruning_depth,
+            self.history_pruning_depth,
+            self.exchange_pruning_depth,
+            self.null_move_verification_depth,
+            self.singular_depth,
+            self.iir_depth,
+        ];
+        let margins = [
+            self.aspiration_window,
+            self.reverse_futility_margin,
+            self.futility_base,
+            self.futility_margin,
+            self.null_move_eval_divisor,
+            self.singular_margin,
+        ];
+        let factors = [
+            self.history_pruning_margin,
+            self.exchange_quiet_margin,
+            self.exchange_noisy_margin,
+            self.null_move_base,
+            self.null_move_depth_divisor,
+            self.null_move_eval_plies,
+            self.singular_entry_slack,
+        ];
+        let aspiration = self.aspiration_min_depth as usize;
+        if !depths.iter().all(|&d| d > 0 && (d as usize) < MAX_PLY) {
+            Some("a depth limit is outside 1..MAX_PLY")
+        } else if !(2..MAX_PLY).contains(&aspiration) {
+            Some("the aspiration windows start outside 2..MAX_PLY")
+        } else if !margins.iter().all(|&m| m > 0 && m < MATE_BOUND) {
+            Some("a margin is not between 0 and the mate scores")
+        } else if !factors.iter().all(|&f| f > 0) {
+            Some("a factor is not positive")
+        } else if self.singular_entry_slack >= self.singular_depth {
+            Some("the singular entry slack reaches the singular depth")
+        } else if !(self.lmr_base >= 0.0 && self.lmr_divisor > 0.0) {
+            Some("the late move reduction table is negative")
+        } else {
+            None
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{MATE_BOUND, MAX_PLY};
 
     /// The values the `Bench:` signature was measured with: changing one changes it.
     #[test]
-    fn the_table_is_the_one_bench_was_measured_with() {
+    fn the_defaults_are_the_ones_bench_was_measured_with() {
         assert_eq!(CHECK_INTERVAL, 1024);
-        assert_eq!((ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW), (4, 30));
-        assert_eq!((REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN), (8, 75));
-        assert_eq!(
-            (FUTILITY_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN),
-            (6, 100, 90)
-        );
-        assert_eq!(LATE_MOVE_PRUNING_DEPTH, 8);
-        assert_eq!((HISTORY_PRUNING_DEPTH, HISTORY_PRUNING_MARGIN), (3, 2_048));
-        assert_eq!(
-            (
-                EXCHANGE_PRUNING_DEPTH,
-                EXCHANGE_QUIET_MARGIN,
-                EXCHANGE_NOISY_MARGIN
-            ),
-            (8, 64, 20)
-        );
-        assert_eq!(
-            (
-                NULL_MOVE_BASE,
-                NULL_MOVE_DEPTH_DIVISOR,
-                NULL_MOVE_EVAL_DIVISOR,
-                NULL_MOVE_EVAL_PLIES,
-                NULL_MOVE_VERIFICATION_DEPTH
-            ),
-            (3, 3, 200, 3, 12)
-        );
-        assert_eq!(
-            (SINGULAR_DEPTH, SINGULAR_ENTRY_SLACK, SINGULAR_MARGIN),
-            (8, 3, 1)
-        );
-        assert_eq!(IIR_DEPTH, 4);
         assert_eq!(INFINITE_EXACT_TIME, Duration::from_secs(5));
+        let p = SearchParams::DEFAULT;
+        assert_eq!((p.aspiration_min_depth, p.aspiration_window), (4, 30));
+        assert_eq!(
+            (p.reverse_futility_depth, p.reverse_futility_margin),
+            (8, 75)
+        );
+        let futility = (p.futility_depth, p.futility_base, p.futility_margin);
+        assert_eq!(futility, (6, 100, 90));
+        assert_eq!(p.late_move_pruning_depth, 8);
+        assert_eq!(
+            (p.history_pruning_depth, p.history_pruning_margin),
+            (3, 2_048)
+        );
+        let exchange = (
+            p.exchange_pruning_depth,
+            p.exchange_quiet_margin,
+            p.exchange_noisy_margin,
+        );
+        assert_eq!(exchange, (8, 64, 20));
+        let null_move = (
+            p.null_move_base,
+            p.null_move_depth_divisor,
+            p.null_move_eval_divisor,
+            p.null_move_eval_plies,
+            p.null_move_verification_depth,
+        );
+        assert_eq!(null_move, (3, 3, 200, 3, 12));
+        let singular = (p.singular_depth, p.singular_entry_slack, p.singular_margin);
+        assert_eq!(singular, (8, 3, 1));
+        assert_eq!(p.iir_depth, 4);
+        assert_eq!((p.lmr_base, p.lmr_divisor), (0.75, 2.25));
     }
 
     #[test]
-    fn depth_limits_and_margins_are_in_range() {
-        let depths = [
-            REVERSE_FUTILITY_DEPTH,
-            FUTILITY_DEPTH,
-            LATE_MOVE_PRUNING_DEPTH,
-            HISTORY_PRUNING_DEPTH,
-            EXCHANGE_PRUNING_DEPTH,
-            NULL_MOVE_VERIFICATION_DEPTH,
-            SINGULAR_DEPTH,
-            IIR_DEPTH,
+    fn the_defaults_can_drive_a_search_and_broken_ones_are_named() {
+        assert_eq!(SearchParams::DEFAULT.problem(), None);
+        assert!(CHECK_INTERVAL.is_power_of_two());
+        let broken = [
+            SearchParams {
+                iir_depth: 0,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                aspiration_min_depth: 1,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                futility_margin: -5,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                null_move_depth_divisor: 0,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                singular_entry_slack: 8,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                lmr_divisor: 0.0,
+                ..SearchParams::DEFAULT
+            },
         ];
-        assert!(depths.iter().all(|&d| d > 0 && (d as usize) < MAX_PLY));
-        let margins = [
-            ASPIRATION_WINDOW,
-            REVERSE_FUTILITY_MARGIN,
-            FUTILITY_BASE,
-            FUTILITY_MARGIN,
-            NULL_MOVE_EVAL_DIVISOR,
-            SINGULAR_MARGIN,
-        ];
-        assert!(margins.iter().all(|&m| m > 0 && m < MATE_BOUND));
-        let factors = [
-            HISTORY_PRUNING_MARGIN,
-            EXCHANGE_QUIET_MARGIN,
-            EXCHANGE_NOISY_MARGIN,
-            NULL_MOVE_BASE,
-            NULL_MOVE_DEPTH_DIVISOR,
-            NULL_MOVE_EVAL_PLIES,
-            SINGULAR_ENTRY_SLACK,
-        ];
-        assert!(factors.iter().all(|&f| f > 0));
-        assert!([ASPIRATION_MIN_DEPTH]
-            .iter()
-            .all(|&d| d > 1 && (d as usize) < MAX_PLY));
-        assert!([CHECK_INTERVAL].iter().all(|i| i.is_power_of_two()));
-        assert!([SINGULAR_ENTRY_SLACK].iter().all(|&s| s < SINGULAR_DEPTH));
+        for params in broken {
+            assert!(params.problem().is_some(), "{params:?}");
+        }
     }
 }

@@ -5,14 +5,12 @@
 //! adjusts it for the node and the move. Reductions are kept in 1/1024 plies until the end
 //! so that the adjustments add up before rounding.
 
+use super::params::SearchParams;
+
 /// One ply in the fixed-point unit of the table.
 const PLY: i32 = 1024;
 /// Largest depth and move number the table distinguishes (larger ones use the last row).
 const TABLE_SIZE: usize = 64;
-/// Base reduction: `BASE + ln(depth) * ln(move number) / DIVISOR` plies.
-const BASE: f64 = 0.75;
-/// See [`BASE`].
-const DIVISOR: f64 = 2.25;
 /// History (butterfly plus continuation) worth one ply less (or more) reduction.
 const HISTORY_PER_PLY: i32 = 8_192;
 
@@ -36,19 +34,15 @@ pub struct LateMoveReductions {
     table: Box<[[i32; TABLE_SIZE]; TABLE_SIZE]>,
 }
 
-impl Default for LateMoveReductions {
-    fn default() -> Self {
-        LateMoveReductions::new()
-    }
-}
-
 impl LateMoveReductions {
-    /// The base table (`ln(depth) * ln(move number)` with fractional constants).
-    pub fn new() -> LateMoveReductions {
+    /// The base table: `params.lmr_base + ln(depth) * ln(move number) /
+    /// params.lmr_divisor` plies.
+    pub fn new(params: &SearchParams) -> LateMoveReductions {
         let mut table = Box::new([[0; TABLE_SIZE]; TABLE_SIZE]);
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (number, cell) in row.iter_mut().enumerate().skip(1) {
-                let plies = BASE + (depth as f64).ln() * (number as f64).ln() / DIVISOR;
+                let ln_product = (depth as f64).ln() * (number as f64).ln();
+                let plies = params.lmr_base + ln_product / params.lmr_divisor;
                 *cell = (plies * f64::from(PLY)) as i32;
             }
         }
@@ -86,7 +80,7 @@ mod tests {
 
     #[test]
     fn later_moves_and_deeper_nodes_are_reduced_more() {
-        let lmr = LateMoveReductions::new();
+        let lmr = LateMoveReductions::new(&SearchParams::DEFAULT);
         let plain = ReductionContext {
             improving: true,
             ..ReductionContext::default()
@@ -103,7 +97,7 @@ mod tests {
 
     #[test]
     fn adjustments_move_the_reduction_the_right_way() {
-        let lmr = LateMoveReductions::new();
+        let lmr = LateMoveReductions::new(&SearchParams::DEFAULT);
         let base = ReductionContext {
             improving: true,
             ..ReductionContext::default()
@@ -147,7 +141,7 @@ mod tests {
 
     #[test]
     fn the_reduced_search_keeps_at_least_one_ply() {
-        let lmr = LateMoveReductions::new();
+        let lmr = LateMoveReductions::new(&SearchParams::DEFAULT);
         let worst = ReductionContext {
             cut_node: true,
             history: -1_000_000,

@@ -1,9 +1,8 @@
-//! The aspiration window: each depth from [`ASPIRATION_MIN_DEPTH`] is first searched in a
-//! narrow window around the previous depth's score, widened (doubling) on the side it
-//! fails until the score falls inside.
+//! The aspiration window: each depth from the game's `aspiration_min_depth` is first
+//! searched in a narrow window around the previous depth's score, widened (doubling) on the
+//! side it fails until the score falls inside.
 
 use super::super::game::Game;
-use super::super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use super::super::score::{is_mate, Score, INFINITY, MATE_BOUND};
 use super::{NodeKind, Searcher};
 
@@ -17,9 +16,8 @@ struct Window {
 }
 
 impl Window {
-    /// The first window, [`ASPIRATION_WINDOW`] either side of `centre`.
-    fn around(centre: Score) -> Window {
-        let delta = ASPIRATION_WINDOW;
+    /// The first window, `delta` either side of `centre`.
+    fn around(centre: Score, delta: Score) -> Window {
         Window {
             alpha: (centre - delta).max(-INFINITY),
             beta: (centre + delta).min(INFINITY),
@@ -68,11 +66,12 @@ impl<G: Game> Searcher<G> {
         previous: Option<Score>,
     ) -> Option<Score> {
         let depth_i = depth as i32;
+        let params = G::SEARCH_PARAMS;
         let centre = match previous {
-            Some(score) if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) => score,
+            Some(score) if depth >= params.aspiration_min_depth && !is_mate(score) => score,
             _ => return self.negamax(game, depth_i, 0, -INFINITY, INFINITY, NodeKind::Pv),
         };
-        let mut window = Window::around(centre);
+        let mut window = Window::around(centre, params.aspiration_window);
         loop {
             let (alpha, beta) = (window.alpha, window.beta);
             let score = self.negamax(game, depth_i, 0, alpha, beta, NodeKind::Pv)?;
@@ -89,9 +88,12 @@ mod tests {
     use super::*;
     use crate::search::score::MATE;
 
+    /// The half-width the tests' windows start with.
+    const WINDOW: Score = 30;
+
     #[test]
     fn a_score_inside_the_window_is_kept() {
-        let window = Window::around(50);
+        let window = Window::around(50, WINDOW);
         assert_eq!((window.alpha, window.beta), (20, 80));
         assert_eq!(window.widened(21), None);
         assert_eq!(window.widened(79), None);
@@ -99,43 +101,40 @@ mod tests {
 
     #[test]
     fn a_fail_low_lowers_both_edges_and_doubles_the_step() {
-        let window = Window::around(50).widened(20).unwrap();
+        let window = Window::around(50, WINDOW).widened(20).unwrap();
         assert_eq!(
             window,
             Window {
-                alpha: 20 - ASPIRATION_WINDOW,
+                alpha: 20 - WINDOW,
                 beta: 50,
-                delta: 2 * ASPIRATION_WINDOW
+                delta: 2 * WINDOW
             }
         );
         let again = window.widened(-100).unwrap();
         assert_eq!((again.alpha, again.beta), (-100 - 60, 20));
-        assert_eq!(again.delta, 4 * ASPIRATION_WINDOW);
+        assert_eq!(again.delta, 4 * WINDOW);
     }
 
     #[test]
     fn a_fail_high_raises_beta_only() {
-        let window = Window::around(0).widened(100).unwrap();
+        let window = Window::around(0, WINDOW).widened(100).unwrap();
         assert_eq!((window.alpha, window.beta), (-30, 130));
         assert_eq!(window.delta, 60);
     }
 
     #[test]
     fn an_edge_past_the_mate_bound_opens_fully() {
-        let high = Window::around(0).widened(MATE_BOUND - 10).unwrap();
+        let high = Window::around(0, WINDOW).widened(MATE_BOUND - 10).unwrap();
         assert_eq!((high.alpha, high.beta), (-30, INFINITY));
-        let low = Window::around(0).widened(-MATE + 5).unwrap();
+        let low = Window::around(0, WINDOW).widened(-MATE + 5).unwrap();
         assert_eq!((low.alpha, low.beta), (-INFINITY, 0));
         // Failing high again and again, beta climbs by doubling steps to the top.
-        let mut window = Window::around(0);
+        let mut window = Window::around(0, WINDOW);
         for (score, beta) in [(100, 130), (500, 560), (2_000, 2_120), (10_000, 10_240)] {
             window = window.widened(score).unwrap();
             assert_eq!(window.beta, beta);
         }
         window = window.widened(MATE - 1).unwrap();
-        assert_eq!(
-            (window.beta, window.delta),
-            (INFINITY, 32 * ASPIRATION_WINDOW)
-        );
+        assert_eq!((window.beta, window.delta), (INFINITY, 32 * WINDOW));
     }
 }

@@ -316,7 +316,7 @@ impl<G: Game> Searcher<G> {
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             static_evals: vec![None; MAX_PLY + 1],
             continuations: vec![None; MAX_PLY + 1],
-            reductions: LateMoveReductions::new(),
+            reductions: LateMoveReductions::new(&G::SEARCH_PARAMS),
             correction: CorrectionHistory::new(),
             excluded: vec![None; MAX_PLY + 1],
         }

@@ -6,10 +6,7 @@ use arrayvec::ArrayVec;
 
 use super::super::game::{Game, MoveList, QUIET_HINT_LIMIT};
 use super::super::ordering::{MovePicker, NodeContext};
-use super::super::params::{
-    FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, HISTORY_PRUNING_DEPTH, HISTORY_PRUNING_MARGIN,
-    LATE_MOVE_PRUNING_DEPTH,
-};
+use super::super::params::SearchParams;
 use super::super::score::{Score, INFINITY, MATE_BOUND};
 use super::{Node, NodeKind, Searcher, StaticEval};
 
@@ -36,38 +33,52 @@ struct QuietPruning {
     /// Whether they apply at all (the game allows them; not on the PV, at the root or in
     /// check).
     on: bool,
-    /// The node's remaining depth.
-    depth: i32,
     /// Futility: the static evaluation plus a margin cannot reach alpha.
     futile: bool,
-    /// Late move pruning: quiet moves after this many are skipped.
-    late_move_limit: i32,
+    /// Late move pruning: quiet moves after this many are skipped (`None`: too far from
+    /// the horizon).
+    late_move_limit: Option<i32>,
+    /// History pruning: quiet moves whose history is below this are skipped (`None`: too
+    /// far from the horizon).
+    history_floor: Option<i32>,
 }
 
 impl QuietPruning {
     /// The pruning of a node `depth` plies from the horizon with the window's lower edge
-    /// `alpha`, whose static evaluation is `static_eval`; `on`: whether it applies.
-    fn new(on: bool, depth: i32, alpha: Score, static_eval: StaticEval) -> QuietPruning {
-        let late_move_limit = (3 + depth * depth) / (2 - i32::from(static_eval.improving));
-        let futile = static_eval.corrected.is_some_and(|eval| {
-            depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-        });
+    /// `alpha`, whose static evaluation is `static_eval`, under the game's `params`; `on`:
+    /// whether it applies.
+    fn new(
+        on: bool,
+        depth: i32,
+        alpha: Score,
+        static_eval: StaticEval,
+        params: &SearchParams,
+    ) -> QuietPruning {
+        let late_move_limit = (depth <= params.late_move_pruning_depth)
+            .then(|| (3 + depth * depth) / (2 - i32::from(static_eval.improving)));
+        let history_floor =
+            (depth <= params.history_pruning_depth).then(|| -params.history_pruning_margin * depth);
+        let margin = params.futility_base + params.futility_margin * depth;
+        let futile = static_eval
+            .corrected
+            .is_some_and(|eval| depth <= params.futility_depth && eval + margin <= alpha);
         QuietPruning {
             on,
-            depth,
             futile,
             late_move_limit,
+            history_floor,
         }
     }
 
     /// Whether a quiet move, the `quiets_seen`-th of the node, with quiet history
     /// `history`, is skipped (unless it gives check).
     fn prunes(&self, quiets_seen: i32, history: i32) -> bool {
-        let depth = self.depth;
         self.on
             && (self.futile
-                || (depth <= LATE_MOVE_PRUNING_DEPTH && quiets_seen > self.late_move_limit)
-                || (depth <= HISTORY_PRUNING_DEPTH && history < -HISTORY_PRUNING_MARGIN * depth))
+                || self
+                    .late_move_limit
+                    .is_some_and(|limit| quiets_seen > limit)
+                || self.history_floor.is_some_and(|floor| history < floor))
     }
 }
 
@@ -125,7 +136,7 @@ impl<G: Game> Searcher<G> {
         let mut quiets_seen = 0;
         // Step 11a. What futility, late move and history pruning may skip at this node.
         let on = self.state.pruning.futility && !node.pv_node() && ply > 0 && !node.in_check;
-        let pruning = QuietPruning::new(on, node.depth, alpha, static_eval);
+        let pruning = QuietPruning::new(on, node.depth, alpha, static_eval, &G::SEARCH_PARAMS);
         let context = self.context(ply);
         let uses_history = self.state.pruning.late_move_reductions || on;
         while let Some(mv) = picker.next_move(&*game, &self.tables) {
@@ -292,6 +303,9 @@ impl<G: Game> Searcher<G> {
 mod tests {
     use super::*;
 
+    /// The constants the tests' figures are worked out with.
+    const P: SearchParams = SearchParams::DEFAULT;
+
     fn eval(corrected: Option<Score>, improving: bool) -> StaticEval {
         StaticEval {
             raw: corrected,
@@ -304,37 +318,49 @@ mod tests {
     #[test]
     fn futility_needs_the_evaluation_far_below_alpha_near_the_horizon() {
         // At depth 2 the margin is 100 + 2 * 90 = 280.
-        let futile = QuietPruning::new(true, 2, 300, eval(Some(20), false));
+        let futile = QuietPruning::new(true, 2, 300, eval(Some(20), false), &P);
         assert!(futile.futile && futile.prunes(1, 0));
-        let close = QuietPruning::new(true, 2, 300, eval(Some(21), false));
+        let close = QuietPruning::new(true, 2, 300, eval(Some(21), false), &P);
         assert!(!close.futile && !close.prunes(1, 0));
-        let deep = QuietPruning::new(true, FUTILITY_DEPTH + 1, 10_000, eval(Some(0), false));
+        let deep = QuietPruning::new(true, P.futility_depth + 1, 10_000, eval(Some(0), false), &P);
         assert!(!deep.futile);
-        let in_check = QuietPruning::new(true, 2, 300, eval(None, false));
+        let in_check = QuietPruning::new(true, 2, 300, eval(None, false), &P);
         assert!(!in_check.futile);
         // Switched off, nothing is skipped.
-        let off = QuietPruning::new(false, 2, 300, eval(Some(20), false));
+        let off = QuietPruning::new(false, 2, 300, eval(Some(20), false), &P);
         assert!(!off.prunes(100, -1_000_000));
     }
 
     #[test]
     fn late_quiet_moves_are_skipped_later_when_improving() {
-        let settled = QuietPruning::new(true, 3, 0, eval(Some(0), false));
-        assert_eq!(settled.late_move_limit, 6);
+        let settled = QuietPruning::new(true, 3, 0, eval(Some(0), false), &P);
+        assert_eq!(settled.late_move_limit, Some(6));
         assert!(!settled.prunes(6, 0) && settled.prunes(7, 0));
-        let improving = QuietPruning::new(true, 3, 0, eval(Some(0), true));
-        assert_eq!(improving.late_move_limit, 12);
+        let improving = QuietPruning::new(true, 3, 0, eval(Some(0), true), &P);
+        assert_eq!(improving.late_move_limit, Some(12));
         assert!(!improving.prunes(12, 0) && improving.prunes(13, 0));
-        let deep = QuietPruning::new(true, LATE_MOVE_PRUNING_DEPTH + 1, 0, eval(Some(0), false));
+        let deep = QuietPruning::new(
+            true,
+            P.late_move_pruning_depth + 1,
+            0,
+            eval(Some(0), false),
+            &P,
+        );
         assert!(!deep.prunes(1_000, 0));
     }
 
     #[test]
     fn a_bad_history_is_skipped_near_the_horizon() {
-        let node = QuietPruning::new(true, 2, 0, eval(Some(0), false));
-        assert!(!node.prunes(1, -2 * HISTORY_PRUNING_MARGIN));
-        assert!(node.prunes(1, -2 * HISTORY_PRUNING_MARGIN - 1));
-        let deeper = QuietPruning::new(true, HISTORY_PRUNING_DEPTH + 1, 0, eval(Some(0), false));
+        let node = QuietPruning::new(true, 2, 0, eval(Some(0), false), &P);
+        assert!(!node.prunes(1, -2 * P.history_pruning_margin));
+        assert!(node.prunes(1, -2 * P.history_pruning_margin - 1));
+        let deeper = QuietPruning::new(
+            true,
+            P.history_pruning_depth + 1,
+            0,
+            eval(Some(0), false),
+            &P,
+        );
         assert!(!deeper.prunes(1, i32::MIN / 2));
     }
 }

@@ -5,7 +5,6 @@
 use std::ops::ControlFlow;
 
 use super::super::game::Game;
-use super::super::params::{IIR_DEPTH, SINGULAR_DEPTH, SINGULAR_ENTRY_SLACK, SINGULAR_MARGIN};
 use super::super::score::{outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::super::tt::{Bound, TtEntry};
 use super::{Node, NodeKind, Searcher, StaticEval};
@@ -150,7 +149,7 @@ impl<G: Game> Searcher<G> {
     fn reduces_internally(&self, node: &Node, tt_move: Option<u16>) -> bool {
         self.state.pruning.internal_reductions
             && node.ply > 0
-            && node.depth >= IIR_DEPTH
+            && node.depth >= G::SEARCH_PARAMS.iir_depth
             && node.kind != NodeKind::All
             && tt_move.is_none()
     }
@@ -171,7 +170,7 @@ impl<G: Game> Searcher<G> {
         let Some(hit) = hit.filter(|hit| {
             hit.move_code.is_some()
                 && hit.bound != Bound::Upper
-                && i32::from(hit.depth) >= node.depth - SINGULAR_ENTRY_SLACK
+                && i32::from(hit.depth) >= node.depth - G::SEARCH_PARAMS.singular_entry_slack
                 && hit.score.abs() < MATE_BOUND
         }) else {
             return Some(ControlFlow::Continue(0));
@@ -179,12 +178,12 @@ impl<G: Game> Searcher<G> {
         let applies = self.state.pruning.singular_extensions
             && node.ply > 0
             && node.excluded.is_none()
-            && node.depth >= SINGULAR_DEPTH
+            && node.depth >= G::SEARCH_PARAMS.singular_depth
             && node.ply < 2 * self.state.root_depth as usize;
         if !applies {
             return Some(ControlFlow::Continue(0));
         }
-        let singular_beta = hit.score - SINGULAR_MARGIN * node.depth;
+        let singular_beta = hit.score - G::SEARCH_PARAMS.singular_margin * node.depth;
         let kind = if node.kind == NodeKind::Cut {
             NodeKind::Cut
         } else {

@@ -3,11 +3,6 @@
 //! move. (Futility, late move and history pruning of quiet moves are in `moves`.)
 
 use super::super::game::Game;
-use super::super::params::{
-    EXCHANGE_NOISY_MARGIN, EXCHANGE_PRUNING_DEPTH, EXCHANGE_QUIET_MARGIN, NULL_MOVE_BASE,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_PLIES,
-    NULL_MOVE_VERIFICATION_DEPTH, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
-};
 use super::super::reductions::ReductionContext;
 use super::super::score::{is_mate, Score, MATE_BOUND};
 use super::{Node, NodeKind, Searcher, StaticEval};
@@ -17,12 +12,14 @@ impl<G: Game> Searcher<G> {
     /// above beta that no quiet line is likely to bring the score back below it.
     pub(super) fn reverse_futility(&self, node: &Node, static_eval: StaticEval) -> Option<Score> {
         let eval = static_eval.refined?;
-        let margin = REVERSE_FUTILITY_MARGIN * (node.depth - Score::from(static_eval.improving));
+        let params = G::SEARCH_PARAMS;
+        let margin =
+            params.reverse_futility_margin * (node.depth - Score::from(static_eval.improving));
         let prunes = self.state.pruning.reverse_futility
             && !node.pv_node()
             && node.excluded.is_none()
             && node.ply > 0
-            && node.depth <= REVERSE_FUTILITY_DEPTH
+            && node.depth <= params.reverse_futility_depth
             && node.beta.abs() < MATE_BOUND
             && eval - margin >= node.beta;
         prunes.then_some(eval)
@@ -53,9 +50,10 @@ impl<G: Game> Searcher<G> {
         if !tries {
             return Some(None);
         }
-        let reduction = NULL_MOVE_BASE
-            + node.depth / NULL_MOVE_DEPTH_DIVISOR
-            + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_PLIES);
+        let params = G::SEARCH_PARAMS;
+        let reduction = params.null_move_base
+            + node.depth / params.null_move_depth_divisor
+            + ((eval - beta) / params.null_move_eval_divisor).min(params.null_move_eval_plies);
         let reduced = node.depth - 1 - reduction;
         self.continuations[node.ply] = None;
         game.make_null();
@@ -73,7 +71,7 @@ impl<G: Game> Searcher<G> {
             return Some(None);
         }
         let score = if is_mate(score) { beta } else { score };
-        if node.depth < NULL_MOVE_VERIFICATION_DEPTH || self.state.null_move_min_ply > 0 {
+        if node.depth < params.null_move_verification_depth || self.state.null_move_min_ply > 0 {
             return Some(Some(score));
         }
         // Deep: verify with a reduced search in which this side may not pass for a while.
@@ -94,17 +92,18 @@ impl<G: Game> Searcher<G> {
         quiet: bool,
         noisy: bool,
     ) -> bool {
+        let params = G::SEARCH_PARAMS;
         if !self.state.pruning.exchange_pruning
             || node.ply == 0
-            || node.depth > EXCHANGE_PRUNING_DEPTH
+            || node.depth > params.exchange_pruning_depth
             || !(quiet || noisy)
         {
             return false;
         }
         let threshold = if quiet {
-            -EXCHANGE_QUIET_MARGIN * node.depth
+            -params.exchange_quiet_margin * node.depth
         } else {
-            -EXCHANGE_NOISY_MARGIN * node.depth * node.depth
+            -params.exchange_noisy_margin * node.depth * node.depth
         };
         !game.exchange_at_least(mv, threshold)
     }

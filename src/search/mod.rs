@@ -36,6 +36,7 @@ pub use game::{
     EndReason, Game, GameEnd, GameError, GameResult, MoveList, Outcome, Player, Pruning,
 };
 pub use limits::Limits;
+pub use params::SearchParams;
 pub use score::{Score, ScoreReport};
 pub use searcher::{SearchControl, SearchSettings, Searcher};
 pub use threads::ThreadPool;

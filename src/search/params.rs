@@ -70,6 +70,10 @@ pub struct SearchParams {
     /// Singular extensions: the other moves must fail below the entry's score minus this
     /// times the depth.
     pub singular_margin: Score,
+    /// Singular extensions: outside the principal variation, the hash move is extended
+    /// two plies instead of one when the others fail this much further below (`None`:
+    /// never).
+    pub singular_double_margin: Option<Score>,
     /// Internal iterative reduction: shallowest remaining depth it applies to.
     pub iir_depth: i32,
     /// Late move reductions: the base reduction is `lmr_base + ln(depth) * ln(move
@@ -104,6 +108,7 @@ impl SearchParams {
         singular_depth: 8,
         singular_entry_slack: 3,
         singular_margin: 1,
+        singular_double_margin: None,
         iir_depth: 4,
         lmr_base: 0.75,
         lmr_divisor: 2.25,
@@ -130,6 +135,7 @@ impl SearchParams {
             self.futility_margin,
             self.null_move_eval_divisor,
             self.singular_margin,
+            self.singular_double_margin.unwrap_or(1),
         ];
         let factors = [
             self.history_pruning_margin,
@@ -197,6 +203,7 @@ mod tests {
         assert_eq!(null_move, (3, 3, 200, 3, 12));
         let singular = (p.singular_depth, p.singular_entry_slack, p.singular_margin);
         assert_eq!(singular, (8, 3, 1));
+        assert_eq!(p.singular_double_margin, None);
         assert_eq!(p.iir_depth, 4);
         assert_eq!((p.lmr_base, p.lmr_divisor), (0.75, 2.25));
     }
@@ -224,6 +231,10 @@ mod tests {
             },
             SearchParams {
                 singular_entry_slack: 8,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                singular_double_margin: Some(0),
                 ..SearchParams::DEFAULT
             },
             SearchParams {

@@ -156,7 +156,9 @@ impl<G: Game> Searcher<G> {
 
     /// Step 9 of [`Searcher::negamax`]: searches the moves other than the table's, reduced
     /// and with a null window just below the entry's score less a margin. `Continue(1)`:
-    /// none reaches it, the table's move is singular and searched a ply deeper;
+    /// none reaches it, the table's move is singular and searched a ply deeper
+    /// (`Continue(2)`, two plies, outside the PV when they fail the game's
+    /// `singular_double_margin` further below);
     /// `Break(score)`: even that lowered window is above beta (multi-cut);
     /// `Continue(-1)`: the entry's score is above beta but other moves also reach the
     /// lowered window, so the table's move is searched a ply shallower; `Continue(0)`
@@ -200,15 +202,16 @@ impl<G: Game> Searcher<G> {
         );
         self.excluded[node.ply] = None;
         let score = result?;
-        Some(if score < singular_beta {
-            ControlFlow::Continue(1)
-        } else if singular_beta >= node.beta {
-            ControlFlow::Break(singular_beta)
-        } else if hit.score >= node.beta {
-            ControlFlow::Continue(-1)
-        } else {
-            ControlFlow::Continue(0)
-        })
+        let double_margin = G::SEARCH_PARAMS
+            .singular_double_margin
+            .filter(|_| !node.pv_node());
+        Some(singular_verdict(
+            score,
+            singular_beta,
+            hit.score,
+            node.beta,
+            double_margin,
+        ))
     }
 
     /// Step 2 of [`Searcher::negamax`], below the root: the score of a finished game, a
@@ -358,5 +361,63 @@ impl<G: Game> Searcher<G> {
             bound,
         };
         self.links.tt.store(key, node.ply, result);
+    }
+}
+
+/// What [`Searcher::singular_extension`] makes of the singular search's `score` against
+/// `singular_beta`, for a hash move whose entry scored `entry` at a node whose window top
+/// is `beta`; `double_margin`: how much further below `singular_beta` the others must fail
+/// for two plies (`None`: one at most).
+fn singular_verdict(
+    score: Score,
+    singular_beta: Score,
+    entry: Score,
+    beta: Score,
+    double_margin: Option<Score>,
+) -> ControlFlow<Score, i32> {
+    if double_margin.is_some_and(|margin| score < singular_beta - margin) {
+        ControlFlow::Continue(2)
+    } else if score < singular_beta {
+        ControlFlow::Continue(1)
+    } else if singular_beta >= beta {
+        ControlFlow::Break(singular_beta)
+    } else if entry >= beta {
+        ControlFlow::Continue(-1)
+    } else {
+        ControlFlow::Continue(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_singular_move_is_extended_once_or_twice_by_how_far_the_others_fail() {
+        // Entry 100 at depth 10: singular beta 90, a double extension 20 below that.
+        let verdict = |score, double| singular_verdict(score, 90, 100, 150, double);
+        assert_eq!(verdict(89, None), ControlFlow::Continue(1));
+        assert_eq!(verdict(0, None), ControlFlow::Continue(1));
+        assert_eq!(verdict(70, Some(20)), ControlFlow::Continue(1));
+        assert_eq!(verdict(69, Some(20)), ControlFlow::Continue(2));
+        assert_eq!(verdict(90, Some(20)), ControlFlow::Continue(0));
+    }
+
+    #[test]
+    fn other_moves_reaching_the_lowered_window_cut_or_reduce() {
+        // Multi-cut: the lowered window itself is at or above beta.
+        assert_eq!(
+            singular_verdict(95, 90, 100, 90, Some(20)),
+            ControlFlow::Break(90)
+        );
+        // The entry is above beta, but others come close: the hash move a ply shallower.
+        assert_eq!(
+            singular_verdict(95, 90, 100, 95, Some(20)),
+            ControlFlow::Continue(-1)
+        );
+        assert_eq!(
+            singular_verdict(95, 90, 100, 101, Some(20)),
+            ControlFlow::Continue(0)
+        );
     }
 }

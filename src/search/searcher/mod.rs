@@ -302,6 +302,9 @@ pub struct Searcher<G: Game> {
 impl<G: Game> Searcher<G> {
     /// A searcher with default settings that shares `tt`.
     pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
+        // Every game's constants are checked whenever a test builds a searcher for it.
+        let game = std::any::type_name::<G>();
+        debug_assert_eq!(G::SEARCH_PARAMS.problem(), None, "constants of {game}");
         Searcher {
             settings: SearchSettings::default(),
             links: ThreadLinks {

@@ -32,10 +32,15 @@ impl<G: Game> Searcher<G> {
             return true;
         }
         if let Some(deadlines) = self.state.deadlines {
-            // The planned time, scaled by how settled the search looks.
+            // The planned time, scaled by how settled the search looks; a soft deadline as
+            // late as the hard one is exact (`go movetime`) and is not scaled.
             let best_share = self.best_move_node_share();
             let scale = self.state.progress.soft_scale(best_share);
-            let soft = deadlines.soft.mul_f64(scale).min(deadlines.hard);
+            let soft = if deadlines.soft < deadlines.hard {
+                deadlines.soft.mul_f64(scale).min(deadlines.hard)
+            } else {
+                deadlines.soft
+            };
             if !self.links.control.is_pondering() && self.links.control.clock_elapsed() >= soft {
                 return true;
             }
@@ -123,25 +128,49 @@ mod tests {
         assert!(!exact.iteration_ends_search(&root, &infinite, 9, &[0]));
     }
 
+    /// Deadlines `soft_ms` and `hard_ms` after the start.
+    fn deadlines(soft_ms: u64, hard_ms: u64) -> Option<Deadlines> {
+        Some(Deadlines {
+            soft: Duration::from_millis(soft_ms),
+            hard: Duration::from_millis(hard_ms),
+        })
+    }
+
     #[test]
     fn the_soft_deadline_ends_the_search_once_passed() {
         let (root, mut searcher) = searcher(false);
         let limits = Limits::default();
         let started = Instant::now() - Duration::from_millis(200);
         searcher.links.control = Arc::new(SearchControl::new(started, false));
-        searcher.state.deadlines = Some(Deadlines {
-            soft: Duration::from_secs(100),
-            hard: Duration::from_secs(200),
-        });
+        searcher.state.deadlines = deadlines(100_000, 200_000);
         assert!(!searcher.iteration_ends_search(&root, &limits, 5, &[0]));
-        searcher.state.deadlines = Some(Deadlines {
-            soft: Duration::from_millis(100),
-            hard: Duration::from_secs(200),
-        });
+        searcher.state.deadlines = deadlines(100, 200_000);
         assert!(searcher.iteration_ends_search(&root, &limits, 5, &[0]));
         // Pondering, the clock is the opponent's: no deadline yet.
         searcher.links.control = Arc::new(SearchControl::new(started, true));
         assert!(!searcher.iteration_ends_search(&root, &limits, 5, &[0]));
+    }
+
+    #[test]
+    fn a_settled_search_stops_before_a_planned_deadline_but_not_before_a_movetime() {
+        let (root, mut searcher) = searcher(false);
+        let started = Instant::now() - Duration::from_millis(250);
+        searcher.links.control = Arc::new(SearchControl::new(started, false));
+        // Five iterations with the same best move, which took nearly all the nodes.
+        for _ in 0..5 {
+            searcher.state.progress.record(Some(4), 0);
+        }
+        searcher.state.root_moves.extend([Cell(4), Cell(0)]);
+        searcher.count_root_nodes(Cell(4), 95);
+        searcher.count_root_nodes(Cell(0), 5);
+        assert!(searcher.state.progress.soft_scale(Some(0.95)) < 0.8);
+        let ends = |searcher: &Searcher<Mnk>| {
+            searcher.iteration_ends_search(&root, &Limits::default(), 5, &[0])
+        };
+        searcher.state.deadlines = deadlines(300, 10_000);
+        assert!(ends(&searcher));
+        searcher.state.deadlines = deadlines(300, 300);
+        assert!(!ends(&searcher));
     }
 
     #[test]

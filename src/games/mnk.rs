@@ -230,91 +230,113 @@ fn flatten<T: Copy>(lists: &[Vec<T>]) -> (Vec<u32>, Vec<T>) {
     (start, flat)
 }
 
+/// The cells of every window of `k` in a row, `k` per window, and the windows through each
+/// cell as offsets and a flat list.
+fn windows(variant: MnkVariant) -> (Vec<u8>, Vec<u32>, Vec<u16>) {
+    let (w, h, k) = sides(variant);
+    // With k = 1 every direction gives the same one-cell windows, keep one.
+    let directions: &[(i32, i32)] = if k == 1 {
+        &[(1, 0)]
+    } else {
+        &[(1, 0), (0, 1), (1, 1), (1, -1)]
+    };
+    let mut window_cells = Vec::new();
+    for &(df, dr) in directions {
+        for rank in 0..h {
+            for file in 0..w {
+                let (end_file, end_rank) = (file + (k - 1) * df, rank + (k - 1) * dr);
+                if (0..w).contains(&end_file) && (0..h).contains(&end_rank) {
+                    for i in 0..k {
+                        window_cells.push((file + i * df + (rank + i * dr) * w) as u8);
+                    }
+                }
+            }
+        }
+    }
+    let mut through = vec![Vec::new(); variant.cells()];
+    for (window, members) in window_cells.chunks(k as usize).enumerate() {
+        for &cell in members {
+            through[usize::from(cell)].push(window as u16);
+        }
+    }
+    let (cell_start, cell_windows) = flatten(&through);
+    (window_cells, cell_start, cell_windows)
+}
+
+/// The cells within `NEAR_DISTANCE` of each cell, as offsets and a flat list.
+fn neighbourhoods(variant: MnkVariant) -> (Vec<u32>, Vec<u8>) {
+    let (w, h, _) = sides(variant);
+    let mut near = vec![Vec::new(); variant.cells()];
+    for rank in 0..h {
+        for file in 0..w {
+            for dr in -NEAR_DISTANCE..=NEAR_DISTANCE {
+                for df in -NEAR_DISTANCE..=NEAR_DISTANCE {
+                    let (f, r) = (file + df, rank + dr);
+                    if (df, dr) != (0, 0) && (0..w).contains(&f) && (0..h).contains(&r) {
+                        near[(rank * w + file) as usize].push((r * w + f) as u8);
+                    }
+                }
+            }
+        }
+    }
+    flatten(&near)
+}
+
+/// Window values by stone count: geometric in the count, a threat (k - 1) clearly above.
+fn window_weights(k: usize) -> [i32; MAX_SIDE as usize + 1] {
+    let mut weight = [0; MAX_SIDE as usize + 1];
+    let mut geometric = 1;
+    for (count, value) in weight.iter_mut().enumerate().take(k).skip(1) {
+        *value = if count + 1 == k {
+            geometric * THREAT_FACTOR
+        } else {
+            geometric
+        };
+        geometric = (geometric * WEIGHT_GROWTH).min(WEIGHT_CAP);
+    }
+    weight[k] = LINE_WEIGHT;
+    weight
+}
+
+/// Centre preference per cell: doubled Manhattan distance from the centre, inverted.
+fn centre_preference(variant: MnkVariant) -> Vec<i32> {
+    let (w, h, _) = sides(variant);
+    let mut centre = Vec::with_capacity(variant.cells());
+    for rank in 0..h {
+        for file in 0..w {
+            let distance = (2 * file - (w - 1)).abs() + (2 * rank - (h - 1)).abs();
+            centre.push((w - 1) + (h - 1) - distance);
+        }
+    }
+    centre
+}
+
+/// Width, height and k as `i32`, for board geometry.
+fn sides(variant: MnkVariant) -> (i32, i32, i32) {
+    (
+        i32::from(variant.width),
+        i32::from(variant.height),
+        i32::from(variant.k),
+    )
+}
+
 impl Tables {
     /// Builds the tables of a valid variant.
     fn new(variant: MnkVariant) -> Tables {
-        let (w, h, k) = (
-            i32::from(variant.width),
-            i32::from(variant.height),
-            i32::from(variant.k),
-        );
         let cells = variant.cells();
-        let index = |file: i32, rank: i32| (rank * w + file) as usize;
-
-        // Windows: with k = 1 every direction gives the same one-cell windows, keep one.
-        let directions: &[(i32, i32)] = if k == 1 {
-            &[(1, 0)]
-        } else {
-            &[(1, 0), (0, 1), (1, 1), (1, -1)]
-        };
-        let mut window_cells = Vec::new();
-        for &(df, dr) in directions {
-            for rank in 0..h {
-                for file in 0..w {
-                    let (end_file, end_rank) = (file + (k - 1) * df, rank + (k - 1) * dr);
-                    if (0..w).contains(&end_file) && (0..h).contains(&end_rank) {
-                        for i in 0..k {
-                            window_cells.push(index(file + i * df, rank + i * dr) as u8);
-                        }
-                    }
-                }
-            }
-        }
-        let mut through = vec![Vec::new(); cells];
-        for (window, members) in window_cells.chunks(k as usize).enumerate() {
-            for &cell in members {
-                through[usize::from(cell)].push(window as u16);
-            }
-        }
-        let (cell_start, cell_windows) = flatten(&through);
-
-        // Neighbourhoods for the nearness preference on big boards.
+        let (window_cells, cell_start, cell_windows) = windows(variant);
+        // Neighbourhoods serve the nearness preference, on big boards only.
         let big = cells > BIG_BOARD_CELLS;
-        let mut near = vec![Vec::new(); cells];
-        if big {
-            for rank in 0..h {
-                for file in 0..w {
-                    for dr in -NEAR_DISTANCE..=NEAR_DISTANCE {
-                        for df in -NEAR_DISTANCE..=NEAR_DISTANCE {
-                            let (f, r) = (file + df, rank + dr);
-                            if (df, dr) != (0, 0) && (0..w).contains(&f) && (0..h).contains(&r) {
-                                near[index(file, rank)].push(index(f, r) as u8);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let (near_start, near_cells) = flatten(&near);
-
-        // Window values: geometric in the stone count, a threat (k - 1) clearly above.
-        let mut weight = [0; MAX_SIDE as usize + 1];
-        let mut geometric = 1;
-        for (count, value) in weight.iter_mut().enumerate().take(k as usize).skip(1) {
-            *value = if count + 1 == k as usize {
-                geometric * THREAT_FACTOR
-            } else {
-                geometric
-            };
-            geometric = (geometric * WEIGHT_GROWTH).min(WEIGHT_CAP);
-        }
-        weight[k as usize] = LINE_WEIGHT;
-
-        // Centre preference: doubled Manhattan distance from the centre, inverted.
-        let mut centre = Vec::with_capacity(cells);
-        for rank in 0..h {
-            for file in 0..w {
-                let distance = (2 * file - (w - 1)).abs() + (2 * rank - (h - 1)).abs();
-                centre.push((w - 1) + (h - 1) - distance);
-            }
-        }
-
+        let (near_start, near_cells) = if big {
+            neighbourhoods(variant)
+        } else {
+            flatten(&vec![Vec::new(); cells])
+        };
         let mut state = ZOBRIST_SEED;
         let zobrist = (0..cells)
             .map(|_| [splitmix64(&mut state), splitmix64(&mut state)])
             .collect();
         let side_key = splitmix64(&mut state);
-
         Tables {
             variant,
             cells,
@@ -324,8 +346,8 @@ impl Tables {
             near_start,
             near_cells,
             big,
-            weight,
-            centre,
+            weight: window_weights(usize::from(variant.k)),
+            centre: centre_preference(variant),
             zobrist,
             side_key,
         }

@@ -150,6 +150,28 @@ fn a_second_go_while_searching_is_refused() {
 }
 
 #[test]
+fn uai_during_a_search_is_refused_and_the_dialect_kept() {
+    let mut engine = Engine::game("chess");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    engine.send("uai");
+    assert!(engine
+        .expect("info string error")
+        .contains("not allowed during a search"));
+    engine.send("stop");
+    engine.expect("bestmove");
+    // Still UCI: `wtime` is White's clock, and White is to move. Read as UAI it would be
+    // Black's, and the search would plan on White's 100 minutes, far past the timeout.
+    engine.send("go wtime 300 btime 6000000");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    engine.send("position startpos moves e2e4");
+    assert!(engine
+        .fen()
+        .starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+}
+
+#[test]
 fn go_right_after_bestmove_is_accepted() {
     let mut engine = Engine::game("connect4");
     for _ in 0..20 {

@@ -203,28 +203,7 @@ impl Controller {
             }
         };
         match command {
-            Command::Uci | Command::Ugi | Command::Uai => {
-                self.dialect = match command {
-                    Command::Uci => Dialect::Uci,
-                    Command::Ugi => Dialect::Ugi,
-                    _ => Dialect::Uai,
-                };
-                // A dialect that belongs to one game (UAI: Ataxx) selects it.
-                let owner = games::with_dialect(self.dialect.handshake());
-                if let Some(owner) = owner.filter(|&owner| owner != self.game) {
-                    if self.refuse_while_searching(self.dialect.handshake()) {
-                        return true;
-                    }
-                    self.game = owner;
-                    self.rebuild_session();
-                }
-                self.send(format!("id name {ENGINE_NAME}"));
-                self.send(format!("id author {ENGINE_AUTHOR}"));
-                for line in option_lines(self.game) {
-                    self.send(line);
-                }
-                self.send(self.dialect.reply());
-            }
+            Command::Uci | Command::Ugi | Command::Uai => self.handshake(&command),
             Command::IsReady => self.send("readyok"),
             Command::Debug(on) => self.debug = on,
             Command::Register => {}
@@ -282,6 +261,32 @@ impl Controller {
         true
     }
 
+    /// Answers `uci`, `ugi` or `uai`: the dialect, the game it selects if it belongs to one
+    /// (UAI: Ataxx), the engine's id and options.
+    fn handshake(&mut self, command: &Command) {
+        let dialect = match command {
+            Command::Uci => Dialect::Uci,
+            Command::Ugi => Dialect::Ugi,
+            _ => Dialect::Uai,
+        };
+        let owner = games::with_dialect(dialect.handshake());
+        if let Some(owner) = owner.filter(|&owner| owner != self.game) {
+            // Refused, the engine keeps its dialect as well as its game.
+            if self.refuse_while_searching(dialect.handshake()) {
+                return;
+            }
+            self.game = owner;
+            self.rebuild_session();
+        }
+        self.dialect = dialect;
+        self.send(format!("id name {ENGINE_NAME}"));
+        self.send(format!("id author {ENGINE_AUTHOR}"));
+        for line in option_lines(self.game) {
+            self.send(line);
+        }
+        self.send(self.dialect.reply());
+    }
+
     fn refuse_while_searching(&self, what: &str) -> bool {
         let searching = self.session.is_searching();
         if searching {
@@ -335,25 +340,8 @@ impl Controller {
                 }
             }
             OptionChange::EvalFile(path) => {
-                let Some(support) = self.game.info().eval_net else {
+                if !self.set_eval_file(path) {
                     return;
-                };
-                match path {
-                    None => self.eval_file = None,
-                    Some(path) => match (support.load)(std::path::Path::new(&path)) {
-                        Ok(net) => {
-                            self.eval_file = Some((self.game, net));
-                            self.send(format!("info string EvalFile {path} loaded"));
-                        }
-                        Err(e) => {
-                            return self.error(format!(
-                                "EvalFile refused: {e}; the evaluation is unchanged"
-                            ))
-                        }
-                    },
-                }
-                if self.use_net {
-                    self.rebuild_session();
                 }
             }
             OptionChange::UseNnue(on) => {
@@ -380,6 +368,33 @@ impl Controller {
         if self.debug {
             self.send(format!("info string option {name} set"));
         }
+    }
+
+    /// Loads the net at `path` for the current game (`None`: back to the built-in one);
+    /// false, with the evaluation unchanged, if the file is refused.
+    fn set_eval_file(&mut self, path: Option<String>) -> bool {
+        let Some(support) = self.game.info().eval_net else {
+            return false;
+        };
+        match path {
+            None => self.eval_file = None,
+            Some(path) => match (support.load)(std::path::Path::new(&path)) {
+                Ok(net) => {
+                    self.eval_file = Some((self.game, net));
+                    self.send(format!("info string EvalFile {path} loaded"));
+                }
+                Err(e) => {
+                    self.error(format!(
+                        "EvalFile refused: {e}; the evaluation is unchanged"
+                    ));
+                    return false;
+                }
+            },
+        }
+        if self.use_net {
+            self.rebuild_session();
+        }
+        true
     }
 
     fn shutdown(&mut self) {

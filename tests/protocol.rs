@@ -172,6 +172,23 @@ fn uai_during_a_search_is_refused_and_the_dialect_kept() {
 }
 
 #[test]
+fn d_draws_the_board_then_one_fen_and_one_key_in_every_game() {
+    for game in cutoff::games::all().map(|kind| kind.name()) {
+        let mut engine = Engine::game(game);
+        engine.send("d");
+        engine.send("isready");
+        let lines = engine.read_until("readyok", TIMEOUT);
+        let count = |prefix: &str| lines.iter().filter(|l| l.starts_with(prefix)).count();
+        assert_eq!(
+            (count("Fen: "), count("Key: ")),
+            (1, 1),
+            "{game}: {lines:?}"
+        );
+        assert!(lines.len() > 3, "{game}: no board drawn: {lines:?}");
+    }
+}
+
+#[test]
 fn go_right_after_bestmove_is_accepted() {
     let mut engine = Engine::game("connect4");
     for _ in 0..20 {

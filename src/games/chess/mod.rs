@@ -547,13 +547,7 @@ impl Game for Chess {
             }
             out.push_str("\n  +---+---+---+---+---+---+---+---+\n");
         }
-        out.push_str("    a   b   c   d   e   f   g   h\n\n");
-        let _ = write!(
-            out,
-            "Fen: {}\nKey: {:016X}",
-            self.to_fen(),
-            self.board.hash()
-        );
+        out.push_str("    a   b   c   d   e   f   g   h");
         out
     }
 
@@ -1359,7 +1353,8 @@ mod tests {
         }
         let rendered = Chess::start(&STANDARD).render();
         assert!(rendered.contains("| r | n | b | q | k | b | n | r |"));
-        assert!(rendered.contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        // `d` adds the FEN and key after the drawing, for every game.
+        assert!(!rendered.contains("Fen:"));
     }
 
     /// The FEN of the same position with colours swapped and the board mirrored top-down.

@@ -563,16 +563,8 @@ fn run_for<G: Game>(
                 writeln!(out, "{row}").map_err(io)?;
             }
         } else if options.stones.is_none() || options.each {
-            let after = if line.is_empty() {
-                String::new()
-            } else {
-                format!(" after {line}")
-            };
-            writeln!(out, "position {}{after}, depth {depth}", position.to_fen()).map_err(io)?;
-            for row in table(&measurements) {
-                writeln!(out, "{row}").map_err(io)?;
-            }
-            writeln!(out).map_err(io)?;
+            write_position_table(out, &position.to_fen(), line, depth, &measurements)
+                .map_err(io)?;
         }
     }
     if let Some(plies) = options.stones {
@@ -590,16 +582,41 @@ fn run_for<G: Game>(
         }
     }
     if let Some(file) = &options.plot {
-        let series = nodes_per_depth(&root, depth, options.hash_mb);
-        let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
-        let title = format!("Nodes per search depth from {}", root.to_fen());
-        std::fs::write(file, svg_chart(&title, &names, &series))
-            .map_err(|e| format!("cannot write '{file}': {e}"))?;
+        write_plot(&root, depth, options.hash_mb, file)?;
         if !options.csv {
             writeln!(out, "chart written to {file}").map_err(io)?;
         }
     }
     Ok(())
+}
+
+/// The table of one position (`line`: the moves that led to it from the root, if any).
+fn write_position_table(
+    out: &mut dyn Write,
+    fen: &str,
+    line: &str,
+    depth: u32,
+    measurements: &[Measurement],
+) -> std::io::Result<()> {
+    let after = if line.is_empty() {
+        String::new()
+    } else {
+        format!(" after {line}")
+    };
+    writeln!(out, "position {fen}{after}, depth {depth}")?;
+    for row in table(measurements) {
+        writeln!(out, "{row}")?;
+    }
+    writeln!(out)
+}
+
+/// Writes the SVG chart of the nodes each algorithm searches per depth from `root` to `file`.
+fn write_plot<G: Game>(root: &G, depth: u32, hash_mb: usize, file: &str) -> Result<(), String> {
+    let series = nodes_per_depth(root, depth, hash_mb);
+    let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+    let title = format!("Nodes per search depth from {}", root.to_fen());
+    std::fs::write(file, svg_chart(&title, &names, &series))
+        .map_err(|e| format!("cannot write '{file}': {e}"))
 }
 
 #[cfg(test)]

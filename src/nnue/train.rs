@@ -762,6 +762,29 @@ pub fn train_on<R: TrainingRecord>(
     }
 }
 
+/// The feature set `settings` name for records `R`, once the settings and both record sets
+/// are checked against it.
+fn checked_inputs<R: TrainingRecord>(
+    training: &[R],
+    validation: &[R],
+    settings: &TrainSettings,
+) -> Result<FeatureSet, String> {
+    check_settings(settings)?;
+    let features = feature_set::<R>(settings)?;
+    check_records(training, &features)?;
+    check_records(validation, &features)?;
+    if training.is_empty() {
+        return Err("no training positions".to_string());
+    }
+    if settings.factorise && features.factor == 0 {
+        return Err(format!(
+            "--factorise: {} has no king buckets to factorise",
+            features.name
+        ));
+    }
+    Ok(features)
+}
+
 /// Trains a network on `training`, measuring the loss on `validation` (records of other
 /// games than the training's give an honest loss: positions of one game are alike, so a
 /// net that learns the games by heart looks better than it is on positions of the same
@@ -772,22 +795,10 @@ pub fn train_validated<R: TrainingRecord>(
     settings: &TrainSettings,
     mut report: impl FnMut(&EpochReport),
 ) -> Result<TrainResult, String> {
-    check_settings(settings)?;
-    let features = feature_set::<R>(settings)?;
-    check_records(training, &features)?;
-    check_records(validation, &features)?;
-    if training.is_empty() {
-        return Err("no training positions".to_string());
-    }
+    let features = checked_inputs(training, validation, settings)?;
     if let Some(dir) = &settings.checkpoints {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    if settings.factorise && features.factor == 0 {
-        return Err(format!(
-            "--factorise: {} has no king buckets to factorise",
-            features.name
-        ));
     }
     let mut net = FloatNetwork::random_bucketed(
         features,

@@ -160,7 +160,16 @@ fn games_end_by_count_and_by_clock() {
     assert_eq!(query(&mut engine, "gameover"), "true");
     assert_eq!(query(&mut engine, "result"), "p1win");
     engine.send("go depth 3");
-    assert_eq!(bestmove_of(&engine.expect("bestmove")), None);
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert!(lines[0].contains("score mate 0"), "o has lost: {lines:?}");
+    assert_eq!(bestmove_of(lines.last().unwrap()), None);
+    // x to move has already won (o has no stone): not `mate 0`, which is a loss.
+    engine.send("position fen 7/7/7/7/7/7/6x x 0 1");
+    assert_eq!(query(&mut engine, "result"), "p1win");
+    engine.send("go depth 3");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert!(lines[0].contains("score cp 32000"), "x has won: {lines:?}");
+    assert_eq!(bestmove_of(lines.last().unwrap()), None);
     // o takes the last stone of x.
     engine.send("position fen 7/7/7/7/7/1o5/x6 o 0 9 moves b1");
     assert_eq!(query(&mut engine, "result"), "p2win");

@@ -45,39 +45,30 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
     /// `go perft N`: count leaves instead of searching.
     pub perft: Option<u32>,
-    /// Whether a clock was named by colour (`wtime`, `btime`, `winc`, `binc`) rather than
-    /// by player (`p1time`...): colours are read as UCI's (white first) unless the dialect
-    /// says otherwise, see [`GoParams::in_dialect`].
-    pub colour_clocks: bool,
+    /// Clocks named by colour (`wtime`, `btime`, `winc`, `binc`, in that order), which
+    /// mean different players in different dialects: [`GoParams::in_dialect`] moves them
+    /// into the clocks above.
+    pub colour_clocks: [Option<u64>; 4],
 }
 
 impl GoParams {
-    /// The parameters as `dialect` means them. The parser reads colour-named clocks
-    /// (`wtime`...) as UCI does, white first; in UAI black (`x`) moves first, so its
-    /// `btime`/`binc` are the first player's clock and `wtime`/`winc` the second's.
-    /// Player-named clocks (`p1time`...) mean the same in every dialect.
+    /// The parameters as `dialect` means them: the colour-named clocks moved to the players
+    /// they name. UCI and UGI read colours white first; in UAI black (`x`) moves first, so
+    /// its `btime`/`binc` are the first player's clock and `wtime`/`winc` the second's.
+    /// Player-named clocks (`p1time`...) mean the same in every dialect; where a colour and
+    /// a player name the same clock, the colour's value is taken.
     pub fn in_dialect(self, dialect: Dialect) -> GoParams {
-        if !self.colour_clocks {
-            return self;
-        }
-        let mut go = self.clone();
+        let mut go = self;
         for key in ClockKey::ALL {
+            let Some(value) = go.colour_clocks[key.index()].take() else {
+                continue;
+            };
             let word = PARSER_DIALECT.clock_word(key);
             if let Some(meant) = dialect.read_clock_word(word) {
-                *go.clock_mut(meant) = self.clock(key);
+                *go.clock_mut(meant) = Some(value);
             }
         }
         go
-    }
-
-    /// The clock value `key` names.
-    fn clock(&self, key: ClockKey) -> Option<u64> {
-        match key {
-            ClockKey::FirstTime => self.first_time,
-            ClockKey::SecondTime => self.second_time,
-            ClockKey::FirstInc => self.first_inc,
-            ClockKey::SecondInc => self.second_inc,
-        }
     }
 
     /// The clock value `key` names, to set it.
@@ -126,8 +117,8 @@ pub enum Command {
         /// Value, absent for buttons.
         value: Option<String>,
     },
-    /// `ucinewgame`, `uginewgame` or `uainewgame`.
-    NewGame,
+    /// `ucinewgame`, `uginewgame` or `uainewgame`: the dialect whose word was sent.
+    NewGame(Dialect),
     /// `position startpos|fen F [moves M...]`.
     Position {
         /// Starting point.
@@ -189,6 +180,8 @@ pub enum CommandError {
 
 /// Parses one line. Returns `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    // A byte-order mark (a Windows tool's first line) is not part of the command.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else {
         return Ok(None);
@@ -198,9 +191,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "ugi" => no_args("ugi", rest, Command::Ugi)?,
         "uai" => no_args("uai", rest, Command::Uai)?,
         "isready" => no_args("isready", rest, Command::IsReady)?,
-        "ucinewgame" | "uginewgame" | "uainewgame" => {
-            no_args("ucinewgame", rest, Command::NewGame)?
-        }
+        "ucinewgame" => no_args("ucinewgame", rest, Command::NewGame(Dialect::Uci))?,
+        "uginewgame" => no_args("uginewgame", rest, Command::NewGame(Dialect::Ugi))?,
+        "uainewgame" => no_args("uainewgame", rest, Command::NewGame(Dialect::Uai))?,
         "stop" => no_args("stop", rest, Command::Stop)?,
         "ponderhit" => no_args("ponderhit", rest, Command::PonderHit)?,
         "quit" => Command::Quit,
@@ -323,9 +316,13 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 .ok_or_else(|| CommandError::MissingValue(key.to_string()))
         };
         if let Some(clock) = PARSER_DIALECT.read_clock_word(key) {
-            *go.clock_mut(clock) = Some(number(key, value()?)?);
+            let value = Some(number(key, value()?)?);
             // A key of the parser's own dialect is named by colour, not by player.
-            go.colour_clocks |= PARSER_DIALECT.clock_word(clock) == key;
+            if PARSER_DIALECT.clock_word(clock) == key {
+                go.colour_clocks[clock.index()] = value;
+            } else {
+                *go.clock_mut(clock) = value;
+            }
             i += 2;
             continue;
         }
@@ -368,10 +365,17 @@ mod tests {
     fn parses_the_handshakes_and_simple_commands() {
         assert_eq!(parse("uci"), Ok(Some(Command::Uci)));
         assert_eq!(parse("  ugi \r"), Ok(Some(Command::Ugi)));
+        assert_eq!(parse("\u{feff}uci"), Ok(Some(Command::Uci)));
         assert_eq!(parse("\tisready"), Ok(Some(Command::IsReady)));
-        assert_eq!(parse("uginewgame"), Ok(Some(Command::NewGame)));
+        assert_eq!(
+            parse("uginewgame"),
+            Ok(Some(Command::NewGame(Dialect::Ugi)))
+        );
         assert_eq!(parse("uai"), Ok(Some(Command::Uai)));
-        assert_eq!(parse("uainewgame"), Ok(Some(Command::NewGame)));
+        assert_eq!(
+            parse("uainewgame"),
+            Ok(Some(Command::NewGame(Dialect::Uai)))
+        );
         assert!(parse("uai now").is_err());
         assert_eq!(parse(""), Ok(None));
         assert_eq!(parse(" \t \r"), Ok(None));
@@ -433,6 +437,7 @@ mod tests {
         else {
             panic!("go should parse");
         };
+        let go = go.in_dialect(Dialect::Uci);
         assert_eq!(go.first_time, Some(1000));
         assert_eq!(go.second_inc, Some(20));
         assert_eq!(go.moves_to_go, Some(5));
@@ -442,7 +447,8 @@ mod tests {
             panic!("go should parse");
         };
         assert_eq!((ugi.first_time, ugi.second_inc), (Some(1000), Some(20)));
-        assert!(go.colour_clocks && !ugi.colour_clocks);
+        assert_eq!(go.colour_clocks, [None; 4]);
+        assert_eq!(ugi.colour_clocks, [None; 4]);
         let Ok(Some(Command::Go(sm))) = parse("go infinite searchmoves 4 5") else {
             panic!("go should parse");
         };
@@ -466,6 +472,12 @@ mod tests {
         assert_eq!(
             (players.first_time, players.second_time),
             (Some(1000), Some(2000))
+        );
+        // A colour word moves only its own clock, not the players' named beside it.
+        let mixed = go("go p1time 20000 p2time 200 binc 0").in_dialect(Dialect::Uai);
+        assert_eq!(
+            (mixed.first_time, mixed.second_time, mixed.first_inc),
+            (Some(20000), Some(200), Some(0))
         );
     }
 

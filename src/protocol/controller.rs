@@ -211,8 +211,8 @@ impl Controller {
             Command::Stop => self.session.stop(),
             Command::PonderHit => self.session.ponderhit(),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame => {
-                if self.refuse_while_searching("ucinewgame") {
+            Command::NewGame(sent) => {
+                if self.refuse_while_searching(sent.new_game()) {
                     return true;
                 }
                 self.session.new_game();

@@ -42,6 +42,11 @@ impl ClockKey {
         ClockKey::FirstInc,
         ClockKey::SecondInc,
     ];
+
+    /// The key's place in [`ClockKey::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// `bestmove`'s word for "no move": the side to move has none (the game is over).
@@ -122,6 +127,13 @@ impl Dialect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clock_keys_index_their_place_in_all() {
+        for (place, key) in ClockKey::ALL.into_iter().enumerate() {
+            assert_eq!(key.index(), place);
+        }
+    }
 
     #[test]
     fn names_replies_and_new_games() {

@@ -38,18 +38,23 @@ pub fn is_mate(score: Score) -> bool {
 pub enum ScoreReport {
     /// A heuristic value (or a proven draw, 0).
     Centipawns(i32),
-    /// The side to move wins with its N-th move from now (N > 0), or loses on the
-    /// opponent's -N-th move (N < 0); 0 when it has already lost.
+    /// The side to move wins with its N-th move from now (N > 0), or loses within -N moves
+    /// (N < 0: on the opponent's -N-th move, or in Ataxx on its own, filling the board);
+    /// 0 when it has already lost.
     Mate(i32),
 }
 
 impl ScoreReport {
-    /// Classifies a search score.
+    /// Classifies a search score. A game the side to move has already won (possible in
+    /// Ataxx: the opponent's move filled the board) has no mate count in UCI, where
+    /// `mate 0` is a loss: it reads as `cp 32000`.
     pub fn from_score(score: Score) -> ScoreReport {
-        if score >= MATE_BOUND {
+        if score >= MATE {
+            ScoreReport::Centipawns(MATE)
+        } else if score >= MATE_BOUND {
             ScoreReport::Mate((MATE - score + 1) / 2)
         } else if score <= -MATE_BOUND {
-            ScoreReport::Mate(-(MATE + score) / 2)
+            ScoreReport::Mate(-((MATE + score + 1) / 2))
         } else {
             ScoreReport::Centipawns(score)
         }
@@ -77,6 +82,11 @@ mod tests {
         assert_eq!(ScoreReport::from_score(-MATE + 2), ScoreReport::Mate(-1));
         assert_eq!(ScoreReport::from_score(-MATE + 4), ScoreReport::Mate(-2));
         assert_eq!(ScoreReport::from_score(-MATE), ScoreReport::Mate(0));
+        // Ataxx: a move that ends the game lost (ply 1), the opponent's next move's (ply 2).
+        assert_eq!(ScoreReport::from_score(-MATE + 1), ScoreReport::Mate(-1));
+        assert_eq!(ScoreReport::from_score(-MATE + 3), ScoreReport::Mate(-2));
+        // Already won (Ataxx): not `mate 0`, which reads as lost.
+        assert_eq!(ScoreReport::from_score(MATE).to_string(), "cp 32000");
         assert_eq!(ScoreReport::from_score(0).to_string(), "cp 0");
         assert_eq!(ScoreReport::from_score(MATE - 5).to_string(), "mate 3");
     }

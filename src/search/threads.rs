@@ -290,13 +290,13 @@ impl<G: Game> ThreadPool<G> {
         self.move_overhead = overhead;
     }
 
-    /// Replaces the table by one of `megabytes` MiB; on failure a table of the previous
-    /// size (emptied) stays. Stops a started search.
+    /// Replaces the table by one of `megabytes` MiB; on failure the old table stays, with
+    /// its entries. Stops a started search.
     pub fn resize_hash(&mut self, megabytes: usize) -> Result<(), HashError> {
         self.stop();
         let previous_mb = (self.tt.bucket_count() * 64).div_ceil(1024 * 1024).max(1);
-        // Free the old table first so that its memory can be reused.
-        self.set_table(TranspositionTable::new(1));
+        // The new table is requested zeroed, so it costs no memory until it is used: asking
+        // for it while the old one is still held does not double what the process uses.
         match TranspositionTable::try_new(megabytes) {
             Some(table) => {
                 self.set_table(table);
@@ -306,13 +306,10 @@ impl<G: Game> ThreadPool<G> {
                 }
                 Ok(())
             }
-            None => {
-                self.set_table(TranspositionTable::new(previous_mb));
-                Err(HashError {
-                    requested: megabytes,
-                    kept: previous_mb,
-                })
-            }
+            None => Err(HashError {
+                requested: megabytes,
+                kept: previous_mb,
+            }),
         }
     }
 
@@ -449,4 +446,27 @@ fn search_all_threads<G: Game>(
         helper_control.stop();
         result
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::Chess;
+
+    #[test]
+    fn a_refused_hash_size_keeps_the_table_and_its_entries() {
+        let mut pool = ThreadPool::<Chess>::new(1);
+        let root = Chess::start(&Default::default());
+        pool.search(&root, &Limits::depth(6), &[]);
+        let (buckets, full) = (pool.tt.bucket_count(), pool.tt.hashfull());
+        assert!(full > 0);
+        let refused = pool.resize_hash(usize::MAX);
+        assert_eq!(refused.map_err(|e| e.kept), Err(1));
+        assert_eq!(
+            (pool.tt.bucket_count(), pool.tt.hashfull()),
+            (buckets, full)
+        );
+        assert!(pool.resize_hash(2).is_ok());
+        assert_eq!(pool.tt.hashfull(), 0);
+    }
 }

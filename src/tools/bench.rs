@@ -100,7 +100,7 @@ impl GameVisitor for BenchGame {
 
     fn visit<G: Game>(self, game: Registered<G>) -> BenchLine {
         let info = game.info;
-        let depth = self.depth.unwrap_or(info.bench_depth);
+        let depth = self.depth.unwrap_or(info.bench_depth).max(1);
         let mut pool = ThreadPool::<G>::new(self.hash_mb);
         let mut nodes = 0;
         let mut elapsed = Duration::ZERO;

@@ -20,7 +20,7 @@ use crate::games::registry::TestLineParser;
 use crate::games::setup::{position_with, start_position, MoveTokens};
 use crate::games::{GameInfo, GameKind, GameVisitor, Registered};
 use crate::search::exact::{children, from_child, CoreSearch};
-use crate::search::score::outcome_score;
+use crate::search::score::{outcome_score, MATE};
 use crate::search::{ExactSearch, Game, MoveList, Score, ScoreReport};
 
 /// How `solve` reads its move lists: moves in the game's notation separated by spaces, and
@@ -29,9 +29,14 @@ use crate::search::{ExactSearch, Game, MoveList, Score, ScoreReport};
 const RUNS: MoveTokens = MoveTokens::RunsAllowed;
 
 /// A score in words from the side to move's view: `win in N` / `loss in N` (counting the
-/// winner's moves, as UCI's `mate N` does), `draw`, or a heuristic `cp N`.
+/// winner's moves, as UCI's `mate N` does), `won` / `lost` for a game already over,
+/// `draw`, or a heuristic `cp N`.
 pub fn describe(score: Score) -> String {
+    if score >= MATE {
+        return "won".to_string();
+    }
     match ScoreReport::from_score(score) {
+        ScoreReport::Mate(0) => "lost".to_string(),
         ScoreReport::Mate(n) if n > 0 => format!("win in {n}"),
         ScoreReport::Mate(n) => format!("loss in {}", -n),
         ScoreReport::Centipawns(0) => "draw".to_string(),
@@ -658,5 +663,9 @@ mod tests {
         assert_eq!(describe(MATE - 1), "win in 1");
         assert_eq!(describe(-MATE + 2), "loss in 1");
         assert_eq!(describe(15), "cp 15");
+        assert_eq!(
+            (describe(MATE), describe(-MATE)),
+            ("won".into(), "lost".into())
+        );
     }
 }

@@ -325,7 +325,11 @@ fn sprt_stops_the_match_when_decided() {
 fn interrupt_writes_partial_results() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
     let json = scratch("interrupt.json");
-    let mut child = Command::new(CUTOFF)
+    let mut runner = Command::new(CUTOFF);
+    // Its own process group, signalled as a whole: what Ctrl-C at a terminal does.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut runner, 0);
+    let mut child = runner
         .args([
             "match",
             "-game",
@@ -355,7 +359,7 @@ fn interrupt_writes_partial_results() {
         .unwrap();
     thread::sleep(Duration::from_millis(800));
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", "--", &format!("-{}", child.id())])
         .status()
         .unwrap();
     assert!(status.success());
@@ -371,7 +375,10 @@ fn interrupt_writes_partial_results() {
         thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(code, Some(130));
-    assert_eq!(read_json(&json)["end"], "interrupted");
+    let v = read_json(&json);
+    assert_eq!(v["end"], "interrupted");
+    // The silent engine's game was in progress: the signal must not end it as a crash.
+    assert_eq!(v["games"].as_array().unwrap().len(), 0, "{v}");
 }
 
 #[test]

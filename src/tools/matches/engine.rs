@@ -72,6 +72,11 @@ impl EngineProcess {
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
+        // Its own process group: a Ctrl-C at the terminal reaches the runner, which stops
+        // the match between games, and not the engines, whose deaths would end the games in
+        // progress as crashes and count them.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", config.cmd))?;

@@ -59,6 +59,11 @@ pub(super) fn play_all<G: Game>(
         drop(send);
         loop {
             let stopping = match receive.recv_timeout(POLL) {
+                // A game that ends once Ctrl-C was pressed may have ended by it.
+                Ok(Message::Done(_)) if interrupt.load(Ordering::Relaxed) => {
+                    on_event(Event::Interrupted);
+                    true
+                }
                 Ok(Message::Done(done)) => on_event(Event::Finished(done)),
                 Ok(Message::Fatal(e)) => {
                     fatal.get_or_insert(e);
@@ -212,8 +217,9 @@ fn worker<G: Game>(
             }
             Err(StartFailure::Interrupted) => return,
         };
-        // Step 3. Report; an interrupted game is not reported.
-        if record.termination == Termination::Interrupted {
+        // Step 3. Report; an interrupted game is not reported, nor one that ended after
+        // the interrupt (an engine killed by the same Ctrl-C would count as a crash).
+        if record.termination == Termination::Interrupted || interrupted() {
             return;
         }
         if send.send(Message::Done(Box::new((job, record)))).is_err() {

@@ -322,6 +322,32 @@ fn sprt_stops_the_match_when_decided() {
 }
 
 #[test]
+fn a_missing_engine_or_json_path_is_refused_before_any_game_or_file() {
+    let pgn = scratch("kept.pgn");
+    std::fs::write(&pgn, "an earlier match\n").unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
+    let cmd = format!("cmd={script}");
+    let engines = ["-engine", &cmd, "name=a", "-engine", &cmd, "name=b"];
+    let tail = ["-each", "proto=ugi", "depth=1", "-rounds", "3"];
+    let pgn_out = format!("file={}", pgn.display());
+    for extra in [
+        vec!["-engine", "cmd=/nonexistent/engine", "name=c"],
+        vec!["-engine", "cmd=no-such-engine-on-path", "name=c"],
+        vec!["-jsonout", "file=/nonexistent/dir/results.json"],
+    ] {
+        let mut args = vec!["-game", "connect4", "-pgnout", &pgn_out];
+        args.extend(engines);
+        args.extend(&extra);
+        args.extend(tail);
+        let (code, out) = run_match(&args, Duration::from_secs(20));
+        assert_eq!(code, 2, "{extra:?}: {out}");
+        assert!(!out.contains("Finished game"), "{extra:?}: {out}");
+        let kept = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(kept, "an earlier match\n", "{extra:?}");
+    }
+}
+
+#[test]
 fn interrupt_writes_partial_results() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehaving.py");
     let json = scratch("interrupt.json");

@@ -108,6 +108,7 @@ impl PlayArgs {
                 proto: Dialect::from_name(&self.proto).unwrap_or(Dialect::Ugi),
                 options: Vec::new(),
                 limits,
+                time_margin: None,
             },
         })
     }

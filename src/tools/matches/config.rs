@@ -97,9 +97,13 @@ pub fn parse_tc(text: &str) -> Result<SearchLimits, String> {
         Some((min, sec)) => parse_secs("tc", min)? * 60 + parse_secs("tc", sec)?,
         None => parse_secs("tc", base)?,
     };
+    let inc_ms = parse_secs("tc", inc)?;
+    if base_ms == 0 && inc_ms == 0 {
+        return Err(format!("time control '{text}' gives no time at all"));
+    }
     Ok(SearchLimits {
         base_ms: Some(base_ms),
-        inc_ms: parse_secs("tc", inc)?,
+        inc_ms,
         moves_per_period: moves,
         ..SearchLimits::default()
     })
@@ -118,10 +122,11 @@ struct EngineDraft {
     movetime_ms: Option<u64>,
     depth: Option<u32>,
     nodes: Option<u64>,
+    time_margin: Option<Duration>,
 }
 
 impl EngineDraft {
-    fn set(&mut self, pair: &str, settings: &mut RefereeSettings) -> Result<(), String> {
+    fn set(&mut self, pair: &str) -> Result<(), String> {
         let (key, value) = pair
             .split_once('=')
             .ok_or_else(|| format!("expected key=value, got '{pair}'"))?;
@@ -140,9 +145,7 @@ impl EngineDraft {
             "st" => self.movetime_ms = Some(parse_secs(key, value)?),
             "depth" => self.depth = Some(parse_num(key, value)?),
             "nodes" => self.nodes = Some(parse_num(key, value)?),
-            "timemargin" => {
-                settings.time_margin = Duration::from_millis(parse_num(key, value)?);
-            }
+            "timemargin" => self.time_margin = Some(Duration::from_millis(parse_num(key, value)?)),
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     self.options.retain(|(n, _)| n != name);
@@ -172,6 +175,7 @@ impl EngineDraft {
             movetime_ms: self.movetime_ms.or(each.movetime_ms),
             depth: self.depth.or(each.depth),
             nodes: self.nodes.or(each.nodes),
+            time_margin: self.time_margin.or(each.time_margin),
         }
     }
 
@@ -197,6 +201,7 @@ impl EngineDraft {
             proto: self.proto.unwrap_or(Dialect::Uci),
             options: self.options,
             limits,
+            time_margin: self.time_margin,
         })
     }
 }
@@ -442,13 +447,13 @@ pub fn parse_args(args: &[String], default_game: GameKind) -> Result<MatchConfig
             "engine" => {
                 let mut draft = EngineDraft::default();
                 for value in values {
-                    draft.set(value, &mut config.referee)?;
+                    draft.set(value)?;
                 }
                 drafts.push(draft);
             }
             "each" => {
                 for value in values {
-                    each.set(value, &mut config.referee)?;
+                    each.set(value)?;
                 }
             }
             _ => config.apply(name, values)?,
@@ -502,7 +507,25 @@ mod tests {
     }
 
     #[test]
+    fn time_margins_are_per_engine_over_each_over_the_match() {
+        let config = parse_args(
+            &args(
+                "-engine cmd=a timemargin=2000 -engine cmd=b -engine cmd=c timemargin=0 \
+                 -each depth=1 timemargin=300 -timemargin 50",
+            ),
+            games::find("connect4").unwrap(),
+        )
+        .unwrap();
+        let margins: Vec<_> = config.engines.iter().map(|e| e.time_margin).collect();
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(margins, [ms(2000), ms(300), ms(0)]);
+        assert_eq!(config.referee.time_margin, Duration::from_millis(50));
+    }
+
+    #[test]
     fn time_controls() {
+        assert!(parse_tc("0").is_err() && parse_tc("0+0").is_err());
+        assert_eq!(parse_tc("0+0.1").unwrap().inc_ms, 100);
         assert_eq!(parse_tc("40/60+0.5").unwrap().moves_per_period, Some(40));
         assert_eq!(parse_tc("1:30").unwrap().base_ms, Some(90_000));
         assert_eq!(parse_tc("0.5+0.01").unwrap().inc_ms, 10);

@@ -35,6 +35,9 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// Search limits for every move.
     pub limits: SearchLimits,
+    /// How long past its clock this engine may answer before it loses on time (`None`:
+    /// the match's `-timemargin`).
+    pub time_margin: Option<Duration>,
 }
 
 /// Why talking to an engine failed.
@@ -58,6 +61,22 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     tail: VecDeque<String>,
+}
+
+impl EngineConfig {
+    /// Why the engine's program cannot be run, if that can be seen without starting it: a
+    /// path (with a `/`) that is not a file, relative to the runner's directory or to `dir`,
+    /// or a bare name found in no directory of `PATH`.
+    pub fn program_problem(&self) -> Option<String> {
+        let cmd = std::path::Path::new(&self.cmd);
+        let found = if self.cmd.contains('/') {
+            cmd.is_file() || self.dir.as_ref().is_some_and(|dir| dir.join(cmd).is_file())
+        } else {
+            std::env::var_os("PATH")
+                .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(cmd).is_file()))
+        };
+        (!found).then(|| format!("cannot start '{}': no such program", self.cmd))
+    }
 }
 
 impl EngineProcess {

@@ -143,8 +143,8 @@ impl<G: Game> Side<G> for EngineProcess {
     ) -> Result<Choice, SideFailure> {
         let limits = self.config.limits;
         let go = go_command(self.config.proto, &limits, turn.clocks, turn.index);
-        let allowed =
-            turn.clocks[turn.index].allowed(&limits, settings.time_margin, settings.move_timeout);
+        let margin = self.config.time_margin.unwrap_or(settings.time_margin);
+        let allowed = turn.clocks[turn.index].allowed(&limits, margin, settings.move_timeout);
         ask_engine(
             self,
             turn.command,

@@ -78,13 +78,22 @@ fn run_game<G: Game>(
     variant: &G::Variant,
     interrupt: Arc<AtomicBool>,
 ) -> Result<MatchResults, String> {
-    // Step 1. Schedule: rounds x pairings x games, the opening shared by a pair.
+    // Step 1. Schedule: rounds x pairings x games, the opening shared by a pair. A missing
+    // engine program is found now, before any output file is created or game played.
+    if let Some(problem) = config.engines.iter().find_map(|e| e.program_problem()) {
+        return Err(problem);
+    }
     let openings = schedule::openings::<G>(config, variant)?;
     let pairs = schedule::pairings(config);
     let queue = schedule::jobs(config, &pairs, &openings);
     let scheduled = queue.len();
 
-    // Step 2. Open the outputs, start the tallies.
+    // Step 2. Open the outputs (the JSON file too, so that a path that cannot be written
+    // is known before the games, not after them), start the tallies.
+    if let Some(path) = &config.json_out {
+        std::fs::File::create(path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    }
     let mut output = Output::open(config, scheduled)?;
     let mut tally = Tally::new(config, pairs);
 

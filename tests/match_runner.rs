@@ -178,10 +178,14 @@ fn forfeit_case(mode: &str, termination: &str, reason: &str) {
             "500",
             "-jsonout",
             &format!("file={}", json.display()),
+            "-quiet",
         ],
         Duration::from_secs(20),
     );
     assert_eq!(code, 0, "{out}");
+    // Under -quiet too, every forfeit is printed, with its reason.
+    let printed = out.lines().filter(|l| l.starts_with("Finished game"));
+    assert_eq!(printed.filter(|l| l.contains(reason)).count(), 2, "{out}");
     let v = read_json(&json);
     assert_eq!(count(&v["pairings"][0]["wdl"]["losses"]), 2, "{out}");
     for game in v["games"].as_array().unwrap() {
@@ -405,6 +409,41 @@ fn interrupt_writes_partial_results() {
     assert_eq!(v["end"], "interrupted");
     // The silent engine's game was in progress: the signal must not end it as a crash.
     assert_eq!(v["games"].as_array().unwrap().len(), 0, "{v}");
+}
+
+#[test]
+fn a_game_forfeited_at_start_up_writes_its_book_moves_in_san() {
+    let (book, pgn) = (scratch("san-book.txt"), scratch("san.pgn"));
+    std::fs::write(&book, "e2e4 e7e5 g1f3\n").unwrap();
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "chess",
+            "-engine",
+            "cmd=false",
+            "name=dead",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "name=cutoff",
+            "-each",
+            "depth=1",
+            "-rounds",
+            "1",
+            "-openings",
+            &format!("file={}", book.display()),
+            "format=moves",
+            "-pgnout",
+            &format!("file={}", pgn.display()),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{out}");
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        pgn.contains("1. e4 {book} e5 {book} 2. Nf3 {book}"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
 }
 
 #[test]

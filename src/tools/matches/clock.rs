@@ -30,7 +30,18 @@ impl SearchLimits {
         self.base_ms.is_some() || self.movetime_ms.is_some()
     }
 
-    /// The time control in PGN's `TimeControl` style (`40/10+0.1`, `10+0.1`, `st=0.1`, `-`).
+    /// The time control as the PGN standard writes it (`40/10+0.1`, `10+0.1`, in seconds),
+    /// or `-` for limits that are not a clock (fixed time per move, depth, nodes), which
+    /// the standard cannot express.
+    pub fn pgn_time_control(&self) -> String {
+        match (self.base_ms, self.movetime_ms, self.depth, self.nodes) {
+            (Some(_), None, None, None) => self.describe(),
+            _ => "-".to_string(),
+        }
+    }
+
+    /// The limits in words, in `TimeControl` style where they are a clock (`40/10+0.1`,
+    /// `10+0.1`, `st=0.1`, `depth=4`, `-`).
     pub fn describe(&self) -> String {
         let secs = |ms: u64| {
             let text = format!("{:.3}", ms as f64 / 1000.0);
@@ -161,11 +172,13 @@ mod tests {
             ..SearchLimits::default()
         };
         assert_eq!(limits.describe(), "10+0.1");
+        assert_eq!(limits.pgn_time_control(), "10+0.1");
         let depth = SearchLimits {
             depth: Some(4),
             ..SearchLimits::default()
         };
         assert_eq!(depth.describe(), "depth=4");
+        assert_eq!(depth.pgn_time_control(), "-");
         assert!(!depth.is_timed());
     }
 

@@ -19,6 +19,30 @@ pub struct Opening {
 }
 
 impl Opening {
+    /// Checks the FEN, reading an EPD's operations (`bm e5; id "x";`) off its end, and
+    /// writes it out again in full (`to_fen`), as the PGN's `FEN` tag needs it: the longest
+    /// run of the line's first fields that is a valid position.
+    pub fn complete_fen<G: Game>(&mut self, variant: &G::Variant) -> Result<(), String> {
+        let Some(text) = &self.fen else {
+            return Ok(());
+        };
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let mut first_error = None;
+        for end in (1..=fields.len()).rev() {
+            match G::from_fen(variant, &fields[..end].join(" ")) {
+                Ok(position) => {
+                    self.fen = Some(position.to_fen());
+                    return Ok(());
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        let error = first_error.map_or_else(|| "an empty FEN".to_string(), |e| e.to_string());
+        Err(format!("invalid position '{text}': {error}"))
+    }
+
     /// The position after the opening, checking the FEN and every move.
     pub fn position<G: Game>(&self, variant: &G::Variant) -> Result<G, String> {
         self.position_and_record(variant)
@@ -72,32 +96,38 @@ impl BookFormat {
     }
 }
 
-/// Parses the openings of a book; blank lines and lines starting with `#` are skipped.
-pub fn parse_book(text: &str, format: BookFormat) -> Vec<Opening> {
+/// Parses the openings of a book, each with its line number in the file (from 1); blank
+/// lines and lines starting with `#` are skipped.
+pub fn parse_book(text: &str, format: BookFormat) -> Vec<(usize, Opening)> {
     text.lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| match format {
-            BookFormat::Epd => {
-                let fen = line.split(';').next().unwrap_or("").trim();
-                Opening {
-                    fen: Some(fen.to_string()),
-                    moves: Vec::new(),
-                }
-            }
-            BookFormat::Moves => {
-                let tokens: Vec<&str> = line.split_whitespace().collect();
-                let digits_only =
-                    tokens.len() == 1 && tokens[0].bytes().all(|b| b.is_ascii_digit());
-                let moves = if digits_only {
-                    tokens[0].chars().map(String::from).collect()
-                } else {
-                    tokens.into_iter().map(String::from).collect()
-                };
-                Opening { fen: None, moves }
-            }
-        })
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(index, line)| (index + 1, parse_book_line(line, format)))
         .collect()
+}
+
+/// One opening line of a book.
+fn parse_book_line(line: &str, format: BookFormat) -> Opening {
+    match format {
+        BookFormat::Epd => {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            Opening {
+                fen: Some(fen.to_string()),
+                moves: Vec::new(),
+            }
+        }
+        BookFormat::Moves => {
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            let digits_only = tokens.len() == 1 && tokens[0].bytes().all(|b| b.is_ascii_digit());
+            let moves = if digits_only {
+                tokens[0].chars().map(String::from).collect()
+            } else {
+                tokens.into_iter().map(String::from).collect()
+            };
+            Opening { fen: None, moves }
+        }
+    }
 }
 
 /// Shuffles in place (Fisher-Yates) with a seed.
@@ -111,6 +141,7 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::chess::Chess;
     use crate::games::connect4::Connect4;
 
     #[test]
@@ -136,10 +167,38 @@ mod tests {
     fn books_parse() {
         let book = parse_book("# c\n4453\n\n4 4 3\n", BookFormat::Moves);
         assert_eq!(book.len(), 2);
-        assert_eq!(book[0].moves, ["4", "4", "5", "3"]);
-        assert_eq!(book[1].moves, ["4", "4", "3"]);
+        assert_eq!(
+            book[0],
+            (
+                2,
+                Opening {
+                    fen: None,
+                    moves: vec!["4".into(), "4".into(), "5".into(), "3".into()]
+                }
+            )
+        );
+        assert_eq!(book[1].0, 4);
+        assert_eq!(book[1].1.moves, ["4", "4", "3"]);
         let epd = parse_book("3/1x1/3 o ; c0 \"centre\"\n", BookFormat::Epd);
-        assert_eq!(epd[0].fen.as_deref(), Some("3/1x1/3 o"));
+        assert_eq!(epd[0].1.fen.as_deref(), Some("3/1x1/3 o"));
+    }
+
+    #[test]
+    fn epd_operations_are_read_off_and_fens_completed() {
+        let line = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";";
+        let mut epd = parse_book(line, BookFormat::Epd).remove(0).1;
+        epd.complete_fen::<Chess>(&Default::default()).unwrap();
+        let full = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert_eq!(epd.fen.as_deref(), Some(full));
+        let mut bad = Opening {
+            fen: Some("8/8/8 w - - 0 1".into()),
+            moves: Vec::new(),
+        };
+        let error = bad.complete_fen::<Chess>(&Default::default()).unwrap_err();
+        assert!(
+            error.starts_with("invalid position '8/8/8 w - - 0 1'"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -23,8 +23,10 @@ pub(super) struct Output<'a> {
     progress: ProgressBar,
     /// PGN `Date`, the day the match started.
     date: String,
-    /// PGN `TimeControl`, the first engine's.
+    /// PGN `TimeControl`, see [`pgn_time_control`].
     time_control: String,
+    /// Whether a failed write to the PGN or record file was reported (once per match).
+    write_failed: bool,
 }
 
 impl<'a> Output<'a> {
@@ -44,12 +46,13 @@ impl<'a> Output<'a> {
             record,
             progress,
             date: pgn_date(),
-            time_control: config.engines[0].limits.describe(),
+            time_control: pgn_time_control(config),
+            write_failed: false,
         })
     }
 
     /// Writes the `number`th counted game: to the PGN and record files, and as a line on
-    /// stdout unless `-quiet`.
+    /// stdout unless `-quiet` (a forfeit always, with the engine's last lines).
     pub(super) fn game(&mut self, number: usize, entry: &GameEntry) {
         let round = entry.round_label();
         let record = &entry.record;
@@ -61,16 +64,29 @@ impl<'a> Output<'a> {
                 time_control: &self.time_control,
                 date: &self.date,
             };
-            let _ = file.write_all(pgn::to_pgn(record, &ctx).as_bytes());
-            let _ = file.flush();
+            let text = pgn::to_pgn(record, &ctx);
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                self.write_failed(&format!("cannot write the PGN file: {e}"));
+            }
         }
         if let Some(file) = self.record.as_mut() {
-            let _ = file.write_all(pgn::to_record_line(record, &round).as_bytes());
-            let _ = file.flush();
+            let text = pgn::to_record_line(record, &round);
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                self.write_failed(&format!("cannot write the record file: {e}"));
+            }
         }
-        if self.config.verbose_games {
+        // Forfeits are printed under -quiet too: an operator must see a broken engine.
+        if self.config.verbose_games || record.termination.is_forfeit() {
             let text = finished_game(number, record);
             self.progress.suspend(|| println!("{text}"));
+        }
+    }
+
+    /// Reports the first failed write of the match on stderr; the games go on.
+    fn write_failed(&mut self, what: &str) {
+        if !self.write_failed {
+            self.write_failed = true;
+            self.progress.suspend(|| eprintln!("warning: {what}"));
         }
     }
 
@@ -91,6 +107,24 @@ impl<'a> Output<'a> {
     /// Removes the progress bar.
     pub(super) fn finish(self) {
         self.progress.finish_and_clear();
+    }
+}
+
+/// The PGN `TimeControl` of the match's games: the engines' common clock, `?` when they
+/// play under different ones.
+fn pgn_time_control(config: &MatchConfig) -> String {
+    let controls: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| e.limits.pgn_time_control())
+        .collect();
+    if controls.windows(2).all(|pair| pair[0] == pair[1]) {
+        controls
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| "?".to_string())
+    } else {
+        "?".to_string()
     }
 }
 
@@ -194,6 +228,13 @@ fn elo_summary(e: &EloEstimate) -> String {
     if !e.elo.is_finite() {
         return format!("Elo: {:.2} (every game won or lost: no interval)", e.elo);
     }
+    if e.upper == e.lower {
+        // One sample, or all alike: the spread is unknown, not zero.
+        return format!(
+            "Elo: {:.2} (every sample scored the same: no interval)",
+            e.elo
+        );
+    }
     format!(
         "Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2}, LOS: {:.2} %",
         e.elo,
@@ -211,4 +252,32 @@ fn sprt_summary(s: &SprtReport) -> String {
         "SPRT ({:?} model): elo0 {:.2}, elo1 {:.2}, alpha {}, beta {}: LLR {:.2} ({:.2}, {:.2}): {}\n",
         s.sprt.model, s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr, s.lower, s.upper, s.decision
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_lines_give_no_interval_where_there_is_none() {
+        let estimate = |elo: f64, lower: f64, upper: f64| EloEstimate {
+            elo,
+            lower,
+            upper,
+            nelo: 0.0,
+            los: 0.5,
+        };
+        let spread = elo_summary(&estimate(10.0, -5.0, 25.0));
+        assert!(
+            spread.starts_with("Elo: 10.00 +/- 15.00 [-5.00, 25.00]"),
+            "{spread}"
+        );
+        let alike = elo_summary(&estimate(0.0, 0.0, 0.0));
+        assert_eq!(
+            alike,
+            "Elo: 0.00 (every sample scored the same: no interval)"
+        );
+        let all_won = elo_summary(&estimate(f64::INFINITY, 0.0, 0.0));
+        assert!(all_won.contains("every game won or lost"), "{all_won}");
+    }
 }

@@ -68,7 +68,17 @@ fn move_text(record: &GameRecord) -> Vec<String> {
         .as_deref()
         .and_then(|fen| fen.split_whitespace().nth(1))
         .map_or(true, |side| side == "w" || side == "x");
-    let start = usize::from(!first_to_move);
+    // Plies counted from move 1 of the game: a FEN's full-move number (its last field,
+    // where the game's notation has one) places the first move.
+    let first_move = record
+        .opening
+        .fen
+        .as_deref()
+        .and_then(|fen| fen.split_whitespace().skip(1).last())
+        .and_then(|last| last.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    let start = 2 * (first_move - 1) + usize::from(!first_to_move);
     let number = |ply: usize, tokens: &mut Vec<String>, first: bool| {
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
@@ -87,11 +97,18 @@ fn move_text(record: &GameRecord) -> Vec<String> {
     for (i, (text, comment)) in book.chain(played).enumerate() {
         number(start + i, &mut tokens, i == 0);
         tokens.push(text);
-        tokens.push(format!("{{{comment}}}"));
+        tokens.push(pgn_comment(&comment));
     }
-    tokens.push(format!("{{{}}}", record.reason));
+    tokens.push(pgn_comment(&record.reason));
     tokens.push(record.result_text().to_string());
     tokens
+}
+
+/// `{text}`, with any brace in the text (an engine's output quoted in a forfeit reason)
+/// made a parenthesis: PGN comments cannot hold `}`, and a `{` would confuse readers too.
+fn pgn_comment(text: &str) -> String {
+    let text = text.replace('{', "(").replace('}', ")");
+    format!("{{{text}}}")
 }
 
 /// An engine move's comment: `score/depth time` (`+0.35/12 0.512s`, `M3/9 0.100s`), or
@@ -193,21 +210,42 @@ mod tests {
         }
     }
 
-    #[test]
-    fn connect4_pgn() {
-        let ctx = PgnContext {
+    fn context(game: &str) -> PgnContext<'static> {
+        PgnContext {
             event: "test",
-            game: crate::games::find("connect4").unwrap(),
+            game: crate::games::find(game).unwrap(),
             round: "1.1",
             time_control: "1+0.01",
             date: "2024.01.02",
-        };
-        let pgn = to_pgn(&record(), &ctx);
+        }
+    }
+
+    #[test]
+    fn connect4_pgn() {
+        let pgn = to_pgn(&record(), &context("connect4"));
         let expected = "[Event \"test\"]\n[Site \"?\"]\n[Date \"2024.01.02\"]\n[Round \"1.1\"]\n\
 [White \"old\"]\n[Black \"new \\\"2\\\"\"]\n[Result \"0-1\"]\n[Variant \"connect4\"]\n\
 [TimeControl \"1+0.01\"]\n[Termination \"time forfeit\"]\n\n\
 1. 4 {book} 4 {-0.12/5 0.120s} 2. 3 {M2/5 0.120s} 3 {0.120s} {old loses on time}\n0-1\n\n";
         assert_eq!(pgn, expected);
+    }
+
+    #[test]
+    fn move_numbers_follow_the_fen_and_comments_hold_no_brace() {
+        let mut game = record();
+        game.opening = Opening {
+            fen: Some("7/7/7/7/7/7/7 o 0 13".into()),
+            moves: Vec::new(),
+        };
+        game.opening_record.clear();
+        game.reason = "new played invalid move '}e4{'".into();
+        let pgn = to_pgn(&game, &context("ataxx"));
+        let text = pgn.split("\n\n").nth(1).unwrap();
+        assert!(
+            text.starts_with("13... 4 {-0.12/5 0.120s} 14. 3 {M2/5"),
+            "{text}"
+        );
+        assert!(text.contains("{new played invalid move ')e4('}"), "{text}");
     }
 
     #[test]

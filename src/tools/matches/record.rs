@@ -29,6 +29,15 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Whether an engine lost the game by failing (illegal move, time, crash, malformed
+    /// `bestmove`, no `readyok`) rather than by play.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(
+            self,
+            Termination::Normal | Termination::Interrupted | Termination::Adjudication
+        )
+    }
+
     /// PGN `Termination` tag value.
     pub fn pgn_tag(self) -> &'static str {
         match self {

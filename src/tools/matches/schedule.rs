@@ -34,11 +34,12 @@ pub(super) fn openings<G: Game>(
     };
     let text = std::fs::read_to_string(&book.file)
         .map_err(|e| format!("cannot read {}: {e}", book.file.display()))?;
-    let mut list = parse_book(&text, book.format);
-    for (i, opening) in list.iter().enumerate() {
-        opening
-            .position::<G>(variant)
-            .map_err(|e| format!("{} line {}: {e}", book.file.display(), i + 1))?;
+    let mut list = Vec::new();
+    for (line, mut opening) in parse_book(&text, book.format) {
+        let at = |e: String| format!("{} line {line}: {e}", book.file.display());
+        opening.complete_fen::<G>(variant).map_err(at)?;
+        opening.position::<G>(variant).map_err(at)?;
+        list.push(opening);
     }
     if list.is_empty() {
         return Err(format!("{} has no openings", book.file.display()));

@@ -99,9 +99,10 @@ struct Engines(Vec<Option<EngineProcess>>);
 
 impl Engines {
     /// Starts (or reuses) both engines of `job`.
-    fn start(
+    fn start<G: Game>(
         &mut self,
         config: &MatchConfig,
+        variant: &G::Variant,
         job: &Job,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), StartFailure> {
@@ -117,6 +118,10 @@ impl Engines {
                 Err((EngineFailure::Interrupted, _)) => return Err(StartFailure::Interrupted),
                 Err((failure, stage)) => {
                     let mut record = startup_forfeit(job, config, seat, &failure, stage);
+                    // The book moves in record notation (SAN in chess), as in played games.
+                    if let Ok((_, book)) = job.opening.position_and_record::<G>(variant) {
+                        record.opening_record = book;
+                    }
                     record.engine_tail = process.tail();
                     return Err(StartFailure::Forfeit(Box::new(record)));
                 }
@@ -201,7 +206,7 @@ fn worker<G: Game>(
             return;
         };
         // Step 1. Start (or reuse) both engines.
-        let record = match engines.start(config, &job, &interrupted) {
+        let record = match engines.start::<G>(config, variant, &job, &interrupted) {
             // Step 2. Play.
             Ok(()) => match engines.play::<G>(config, variant, &job, &interrupted) {
                 Ok(record) => record,

@@ -221,7 +221,9 @@ fn pairs(values: &[String]) -> Result<Vec<(&str, &str)>, String> {
 fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for arg in args {
-        let is_option = arg.starts_with('-') && !arg.contains('=') && arg.len() > 1;
+        // A negative number (`-srand -5`) is a value, to be refused by its option.
+        let is_number = arg.parse::<f64>().is_ok();
+        let is_option = arg.starts_with('-') && !arg.contains('=') && arg.len() > 1 && !is_number;
         if is_option {
             groups.push((arg.trim_start_matches('-').to_string(), Vec::new()));
         } else {
@@ -539,6 +541,8 @@ mod tests {
         assert!(err("-engine cmd=a depth=2").contains("two"));
         assert!(err("-engine cmd=a -engine cmd=b").contains("no limit"));
         assert!(err("-bogus 1").contains("-bogus"));
+        let negative = err("-engine cmd=a depth=1 -engine cmd=b depth=1 -rounds -1");
+        assert!(negative.contains("'-1'"), "{negative}");
         assert!(
             err("-engine cmd=a -engine cmd=b -each depth=1 -sprt elo0=5 elo1=0").contains("SPRT")
         );

@@ -133,6 +133,9 @@ pub fn game_rng(options: &DatagenOptions, index: usize) -> SplitMix {
     )
 }
 
+/// Most random plies `--random-plies` takes (far more than any game needs to diverge).
+pub const MAX_RANDOM_PLIES: usize = 1000;
+
 /// How many random plies a game plays after its book line, drawn from `rng`.
 pub fn random_plies(options: &DatagenOptions, rng: &mut SplitMix) -> usize {
     let (fewest, most) = options.random_plies;
@@ -266,10 +269,12 @@ pub fn run_games<G: Game>(
 
 /// Reads `N` as (N, N) and `A-B` as (A, B).
 pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("expected N or A-B, got '{text}'"))
+    let number = |t: &str| match t.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_RANDOM_PLIES => Ok(n),
+        Ok(_) => Err(format!(
+            "at most {MAX_RANDOM_PLIES} random plies, got '{text}'"
+        )),
+        Err(_) => Err(format!("expected N or A-B, got '{text}'")),
     };
     match text.split_once('-') {
         Some((a, b)) => {
@@ -293,5 +298,7 @@ mod tests {
         assert_eq!(parse_range(" 2-6"), Ok((2, 6)));
         assert!(parse_range("6-2").is_err());
         assert!(parse_range("x").is_err());
+        assert_eq!(parse_range("0-1000"), Ok((0, 1000)));
+        assert!(parse_range("0-18446744073709551615").is_err());
     }
 }

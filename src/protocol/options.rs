@@ -17,6 +17,17 @@ pub const MAX_THREADS: usize = 256;
 /// Largest `MultiPV`.
 pub const MAX_MULTIPV: usize = 256;
 
+/// Reads a `--hash` size in MiB on a tool's command line: from 1 to [`MAX_HASH_MB`], as the
+/// `Hash` option takes it.
+pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "'{text}' is not a size from 1 to {MAX_HASH_MB} MiB"
+        )),
+    }
+}
+
 /// A validated `setoption`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionChange {

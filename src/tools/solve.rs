@@ -262,7 +262,8 @@ pub struct SolveOptions {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Transposition table size in MiB (a fresh table for each position).
-    #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 64,
+        value_parser = crate::protocol::options::parse_hash_mb)]
     pub hash_mb: usize,
     /// Only win, draw or loss for each value, no distances (faster in Connect Four).
     #[arg(long, conflicts_with = "check")]

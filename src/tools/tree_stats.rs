@@ -473,7 +473,8 @@ pub struct TreeStatsOptions {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
     /// Transposition table size in MiB.
-    #[arg(long = "hash", value_name = "HASH", default_value_t = 16)]
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 16,
+        value_parser = crate::protocol::options::parse_hash_mb)]
     pub hash_mb: usize,
 }
 

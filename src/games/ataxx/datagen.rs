@@ -187,5 +187,9 @@ mod tests {
             .iter()
             .all(|r| r.result() == 0.0 || r.result() == 0.5 || r.result() == 1.0));
         assert!(records.iter().any(|r| r.score() != 0));
+        use crate::nnue::train::TrainingRecord;
+        assert!(records.iter().all(|r| r.problem().is_none()));
+        // Bytes that are no Ataxx record are refused before a feature is read.
+        assert!(decode_records(&[0xff; 32])[0].problem().is_some());
     }
 }

@@ -131,6 +131,15 @@ impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
         let [ours, theirs, _] = self.bbs();
         output_bucket([ours, theirs], buckets)
     }
+
+    fn problem(&self) -> Option<&'static str> {
+        let [ours, theirs, gaps] = self.bbs();
+        if (ours | theirs | gaps) >> CELLS != 0 {
+            return Some("a stone or gap off the 7x7 board");
+        }
+        let overlap = ours & theirs != 0 || (ours | theirs) & gaps != 0;
+        overlap.then_some("two things on one cell")
+    }
 }
 
 /// The output bucket of a board with `stones` (`x`'s, `o`'s) in a net of `buckets`

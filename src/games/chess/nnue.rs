@@ -193,6 +193,25 @@ impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
     fn output_bucket(&self, buckets: usize) -> usize {
         output_bucket(self.occ().count_ones() as usize, buckets)
     }
+
+    fn problem(&self) -> Option<&'static str> {
+        // The pieces are read by bulletformat from 16 bytes: at most 32 of them.
+        if self.occ().count_ones() > 32 {
+            return Some("more than 32 pieces");
+        }
+        if self.our_ksq() >= 64 || self.opp_ksq() >= 64 {
+            return Some("a king square off the board");
+        }
+        let mut kings = [0; 2];
+        for (piece, _) in *self {
+            match piece & 7 {
+                0..=4 => {}
+                5 => kings[usize::from(piece & 8 > 0)] += 1,
+                _ => return Some("a piece code that is no chess piece"),
+            }
+        }
+        (kings != [1, 1]).then_some("not one king a side")
+    }
 }
 
 /// The output bucket of a position with `pieces` pieces on the board (kings included) in a

@@ -40,12 +40,44 @@ impl DatagenArgs {
                 formats.join(" or ")
             ));
         }
-        let book = self.book.as_deref().unwrap_or(game.info().opening_book);
+        if self.options.games == 0 {
+            return Err("--games must be at least 1".to_string());
+        }
+        if self
+            .options
+            .first_game
+            .checked_add(self.options.games)
+            .is_none()
+        {
+            return Err(format!(
+                "--first-game {} is too large to number {} more games",
+                self.options.first_game, self.options.games
+            ));
+        }
+        let book = match &self.book {
+            Some(book) => book.clone(),
+            None => default_book(game.info().opening_book),
+        };
+        let book = book.as_str();
         let options = DatagenOptions {
             net: self.eval.net(game)?,
             ..self.options.clone()
         };
         run_datagen(&options, book, &self.out, game, &training)
+    }
+}
+
+/// The game's own book (a path in the repository): from the working directory when it is
+/// there, else from the source tree the binary was built from.
+fn default_book(relative: &str) -> String {
+    if std::path::Path::new(relative).exists() {
+        return relative.to_string();
+    }
+    let built_from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    if built_from.exists() {
+        built_from.display().to_string()
+    } else {
+        relative.to_string()
     }
 }
 

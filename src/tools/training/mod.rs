@@ -94,9 +94,37 @@ pub fn training_of(game: GameKind, tool: &str) -> Result<TrainingSupport, String
     })
 }
 
+/// An error unless `out` can be a file to write: its directory exists. Checked before a
+/// long run, so that a typing error costs seconds, not the run.
+pub fn check_output_path(out: &str) -> Result<(), String> {
+    let dir = match Path::new(out).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot write {out}: {} is no directory",
+            dir.display()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_paths_need_an_existing_directory() {
+        assert!(check_output_path("net.nnue").is_ok());
+        assert!(check_output_path("/tmp/net.nnue").is_ok());
+        let error = check_output_path("/nonexistent/dir/net.nnue").unwrap_err();
+        assert!(
+            error.contains("/nonexistent/dir is no directory"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn a_game_without_training_is_told_which_games_have_it() {

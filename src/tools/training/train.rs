@@ -33,6 +33,7 @@ impl TrainArgs {
     /// Loads the records of `game`, trains, writes the net and reports each epoch.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let training = training_of(game, "train")?;
+        super::check_output_path(&self.out)?;
         let records = read_records(&self.data, training.record_bytes)?;
         let validation = read_records(&self.validation_data, training.record_bytes)?;
         run_train(&records, &validation, &training, &self.out, &self.settings)

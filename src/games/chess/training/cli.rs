@@ -39,6 +39,9 @@ impl TuneArgs {
     /// Tunes from the built-in weights and writes the result as Rust source.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         chess_only(game, "tune tunes the chess evaluation only")?;
+        if let Some(out) = &self.out {
+            crate::tools::training::check_output_path(out)?;
+        }
         run_tune(&self.data, &self.settings, self.out.as_deref())
     }
 }

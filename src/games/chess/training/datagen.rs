@@ -291,6 +291,7 @@ impl SelfPlay for Chess {
 mod tests {
     use super::*;
     use crate::nnue::selfplay::{self, read_book, DatagenSummary};
+    use crate::nnue::train::TrainingRecord;
 
     fn options(threads: usize) -> DatagenOptions {
         DatagenOptions {
@@ -396,6 +397,12 @@ mod tests {
                 2 - white_result
             };
             assert_eq!(record.result, stm_result, "{fen}");
+            assert_eq!(record.problem(), None, "{fen}");
         }
+        // Bytes that are no chess record are refused before a feature is read.
+        let junk = decode_bullet(&[0xff; 32]);
+        assert_eq!(junk[0].problem(), Some("more than 32 pieces"));
+        let text = decode_bullet(&b"# balanced openings, one a line.\n"[..32]);
+        assert!(text[0].problem().is_some());
     }
 }

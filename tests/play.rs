@@ -104,3 +104,13 @@ fn connect4_ends_cleanly_at_end_of_input() {
         "Game over without a result: you ended the game (end of input)"
     );
 }
+
+#[test]
+fn uai_is_refused_for_a_game_other_than_ataxx() {
+    let (code, out) = play(
+        &["--game", "tictactoe", "--proto", "uai", "--depth", "1"],
+        "b2\n",
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(!out.contains("plays"), "{out}");
+}

@@ -105,7 +105,9 @@ pub fn play_moves_checked<G: Game, S: AsRef<str>>(
         let is_run = tokens == MoveTokens::RunsAllowed
             && token.chars().count() > 1
             && game.parse_move(token).is_err();
-        if !is_run {
+        // A token that is no move is read as a run only if it starts like one; otherwise its
+        // error is the token's own (`illegal move 'a1'`, not `invalid move 'a'`).
+        if !is_run || !plays_as_run(game, token) {
             play(game, token)?;
             continue;
         }
@@ -116,12 +118,21 @@ pub fn play_moves_checked<G: Game, S: AsRef<str>>(
     Ok(())
 }
 
+/// Whether `token` starts like a run of moves: its first character is a legal move.
+fn plays_as_run<G: Game>(game: &G, token: &str) -> bool {
+    token
+        .chars()
+        .next()
+        .is_some_and(|first| game.parse_move(first.encode_utf8(&mut [0; 4])).is_ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::ataxx::Ataxx;
     use crate::games::chess::{Chess, ChessVariant};
     use crate::games::connect4::Connect4;
+    use crate::games::mnk::{Mnk, MnkVariant};
 
     #[test]
     fn reads_the_start_or_a_fen_then_moves() {
@@ -214,6 +225,10 @@ mod tests {
             "{error}"
         );
         assert_eq!(bad_run.to_fen(), "7/7/7/3x3/3o3/3x3 o");
+        // Not a run at all: the token's own error.
+        let mut tictactoe = Mnk::start(&MnkVariant::TICTACTOE);
+        let error = play_moves(&mut tictactoe, ["a1", "a1"], MoveTokens::RunsAllowed).unwrap_err();
+        assert!(error.to_string().contains("'a1'"), "{error}");
     }
 
     #[test]

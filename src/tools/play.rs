@@ -90,6 +90,13 @@ impl PlayArgs {
                 Err(e) => return Err(format!("cannot find this program: {e}")),
             },
         };
+        let proto = Dialect::from_name(&self.proto)
+            .ok_or_else(|| format!("unknown protocol '{}' (ugi, uci or uai)", self.proto))?;
+        // A dialect of one game's own (UAI: Ataxx) plays only that game.
+        let word = proto.handshake();
+        if let Some(owner) = crate::games::with_dialect(word).filter(|&g| g != game) {
+            return Err(format!("--proto {word} plays only {}", owner.name()));
+        }
         let name = std::path::Path::new(&cmd)
             .file_name()
             .map_or(cmd.clone(), |n| n.to_string_lossy().into_owned());
@@ -105,7 +112,7 @@ impl PlayArgs {
                 cmd,
                 args,
                 dir: None,
-                proto: Dialect::from_name(&self.proto).unwrap_or(Dialect::Ugi),
+                proto,
                 options: Vec::new(),
                 limits,
                 time_margin: None,

@@ -249,7 +249,7 @@ pub struct SolveOptions {
     #[arg(long, default_value = "")]
     pub moves: String,
     /// Solve every position of this file: one FEN or move sequence per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pub file: Option<String>,
     /// Connect Four: the file is in Pascal Pons' format ("<columns> <score>"); verify
     /// every score and report mean time, mean nodes and positions per second.
@@ -308,12 +308,6 @@ impl GameVisitor for SolveCommand<'_> {
 
     fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
         let (info, options) = (game.info, self.options);
-        if !info.solvable && options.nodes.is_none() {
-            return Err(format!(
-                "{} cannot be solved outright: give a budget with --nodes",
-                info.name
-            ));
-        }
         if options.check && info.test_set.is_none() {
             return Err(format!(
                 "--check reads exact test sets, which {} has none of (connect4 has)",
@@ -330,6 +324,12 @@ impl GameVisitor for SolveCommand<'_> {
                 ))
             }
         };
+        if !info.solvable && options.nodes.is_none() {
+            return Err(format!(
+                "{} cannot be solved outright: give a budget with --nodes",
+                info.name
+            ));
+        }
         run_for::<G>(
             info,
             &game.variant,

@@ -572,9 +572,12 @@ fn run_for<G: Game>(
         if !options.csv {
             writeln!(
                 out,
-                "total over the {} positions {plies} plies after {} (one per move sequence), each to the end",
+                "total over the {} positions {plies} plies after {} (one per move sequence), each {}",
                 positions.len(),
-                root.to_fen()
+                root.to_fen(),
+                options
+                    .depth
+                    .map_or("to the end".to_string(), |d| format!("to depth {d}"))
             )
             .map_err(io)?;
             for row in table(&total) {

@@ -216,7 +216,8 @@ pub struct TuneSettings {
     /// L2 penalty per squared centipawn of distance from the current weights.
     #[arg(long, default_value_t = 0.0)]
     pub regularization: f64,
-    /// Fraction of the positions (the last ones: whole games) held out for validation.
+    /// Fraction of the positions (the last ones: whole games) held out for validation, at
+    /// most 0.9.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
 }

@@ -123,6 +123,17 @@ pub fn opening_of<G: Game>(
     }
 }
 
+/// An error naming the first line of `book` (counting opening lines from 1) that is not a
+/// sequence of legal moves of `G` from the start: another game's book would otherwise be
+/// dropped line by line, and every game start from the start position.
+pub fn check_book<G: Game>(variant: &G::Variant, book: &[Vec<String>]) -> Result<(), String> {
+    for (number, line) in book.iter().enumerate() {
+        crate::games::setup::position_from::<G, _>(variant, None, line)
+            .map_err(|e| format!("book opening {}: {e}", number + 1))?;
+    }
+    Ok(())
+}
+
 /// The generator of game number `index`: from the run's seed and the number alone.
 pub fn game_rng(options: &DatagenOptions, index: usize) -> SplitMix {
     SplitMix::new(
@@ -212,7 +223,11 @@ pub fn run<G: SelfPlay>(
     book: &[Vec<String>],
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
-) -> Result<DatagenSummary, String> {
+) -> Result<DatagenSummary, String>
+where
+    G::Variant: Default,
+{
+    check_book::<G>(&G::Variant::default(), book)?;
     run_games::<G>(options, out, progress, &|index, pool| {
         G::record_game(index, book, options, pool)
     })
@@ -300,5 +315,15 @@ mod tests {
         assert!(parse_range("x").is_err());
         assert_eq!(parse_range("0-1000"), Ok((0, 1000)));
         assert!(parse_range("0-18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn a_book_of_another_game_is_refused() {
+        use crate::games::connect4::Connect4;
+        let good = read_book("4 4 3\n# a comment\n4 4 5 3\n");
+        assert_eq!(check_book::<Connect4>(&(), &good), Ok(()));
+        let chess = read_book("e2e4 e7e5\n");
+        let error = check_book::<Connect4>(&(), &chess).unwrap_err();
+        assert!(error.starts_with("book opening 1:"), "{error}");
     }
 }

@@ -113,6 +113,9 @@ pub struct TrainingSupport {
     /// Decodes its bullet records (whole ones) and trains a net on them, reporting each
     /// epoch.
     pub train: TrainOnRecords,
+    /// Decodes its bullet records (whole ones) and refuses the first that cannot be one of
+    /// its positions (`data shuffle` checks its input with it).
+    pub check: fn(&[u8]) -> Result<(), String>,
 }
 
 /// What a game (one variant of it) tells about itself, once, for every tool.

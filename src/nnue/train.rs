@@ -747,9 +747,9 @@ pub fn find_feature_set(sets: &[FeatureSet], name: Option<&str>) -> Result<Featu
         })
 }
 
-/// Refuses records with a feature outside `set` (another game's records, or bytes that
-/// are no records at all), naming the first such record.
-fn check_records<R: TrainingRecord>(records: &[R], set: &FeatureSet) -> Result<(), String> {
+/// Refuses the first record that cannot be a position of the game ([`TrainingRecord::problem`]):
+/// another game's records, or bytes that are no records at all.
+pub fn check_positions<R: TrainingRecord>(records: &[R]) -> Result<(), String> {
     for (index, record) in records.iter().enumerate() {
         if let Some(problem) = record.problem() {
             return Err(format!(
@@ -758,6 +758,13 @@ fn check_records<R: TrainingRecord>(records: &[R], set: &FeatureSet) -> Result<(
             ));
         }
     }
+    Ok(())
+}
+
+/// Refuses records with a feature outside `set` (another game's records, or bytes that
+/// are no records at all), naming the first such record.
+fn check_records<R: TrainingRecord>(records: &[R], set: &FeatureSet) -> Result<(), String> {
+    check_positions(records)?;
     let inputs = set.inputs;
     let bad = records.iter().position(|record| {
         record

@@ -31,6 +31,7 @@ pub const TRAINING: TrainingSupport = TrainingSupport {
         let decode = nnue::decode_records;
         crate::nnue::train::train_on(&decode(bytes), &decode(validation), settings, report)
     },
+    check: |bytes| crate::nnue::train::check_positions(&nnue::decode_records(bytes)),
 };
 
 /// Plies after which an unfinished game is a draw.

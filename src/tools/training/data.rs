@@ -64,13 +64,15 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
     let (bytes, out, count) = match action {
         DataAction::Shuffle { data, out, seed } => {
-            let size = training_of(game, "data shuffle")?.record_bytes;
+            let training = training_of(game, "data shuffle")?;
+            let size = training.record_bytes;
             let files = data
                 .iter()
                 .map(|path| read(path))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut all = Vec::new();
             for (path, bytes) in data.iter().zip(&files) {
+                (training.check)(bytes).map_err(|e| format!("{path}: {e}"))?;
                 let (found, left) = split_records(bytes, size);
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
@@ -132,5 +134,26 @@ mod tests {
         let (records, left) = split_records(&bytes, BULLET_RECORD_BYTES);
         assert_eq!((records.len(), left), (3, 5));
         assert_eq!(records[1][0], BULLET_RECORD_BYTES as u8);
+    }
+
+    #[test]
+    fn shuffle_refuses_bytes_that_are_no_records_of_the_game() {
+        let dir = std::env::temp_dir().join(format!("cutoff-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = dir.join("text.bin");
+        std::fs::write(
+            &text,
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6\n",
+        )
+        .unwrap();
+        let action = DataAction::Shuffle {
+            data: vec![text.display().to_string()],
+            out: dir.join("out.bin").display().to_string(),
+            seed: 1,
+        };
+        let chess = crate::games::find("chess").unwrap();
+        let error = run_data(&action, chess).unwrap_err();
+        assert!(error.contains("is no position of the game"), "{error}");
+        assert!(!dir.join("out.bin").exists());
     }
 }

@@ -26,4 +26,5 @@ pub const TRAINING: TrainingSupport = TrainingSupport {
         let decode = datagen::decode_bullet;
         train::train_on(&decode(bytes), &decode(validation), settings, report)
     },
+    check: |bytes| train::check_positions(&datagen::decode_bullet(bytes)),
 };

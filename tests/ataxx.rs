@@ -21,6 +21,14 @@ fn refused(engine: &mut Engine, line: &str, needle: &str, fen: &str) {
 }
 
 /// `response X` to `query what`.
+/// `go` in a finished game: one `info depth 0` line with `score`, then `bestmove (none)`.
+fn game_over_search(engine: &mut Engine, score: &str) {
+    engine.send("go depth 3");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    assert!(lines[0].contains(score), "{score}: {lines:?}");
+    assert_eq!(bestmove_of(lines.last().unwrap()), None);
+}
+
 fn query(engine: &mut Engine, what: &str) -> String {
     engine.send(&format!("query {what}"));
     engine
@@ -159,17 +167,12 @@ fn games_end_by_count_and_by_clock() {
     assert_eq!(engine.fen(), "7/7/7/7/-------/-------/xxxxxoo o 0 3");
     assert_eq!(query(&mut engine, "gameover"), "true");
     assert_eq!(query(&mut engine, "result"), "p1win");
-    engine.send("go depth 3");
-    let lines = engine.read_until("bestmove", TIMEOUT);
-    assert!(lines[0].contains("score mate 0"), "o has lost: {lines:?}");
-    assert_eq!(bestmove_of(lines.last().unwrap()), None);
+    // o has lost.
+    game_over_search(&mut engine, "score mate 0");
     // x to move has already won (o has no stone): not `mate 0`, which is a loss.
     engine.send("position fen 7/7/7/7/7/7/6x x 0 1");
     assert_eq!(query(&mut engine, "result"), "p1win");
-    engine.send("go depth 3");
-    let lines = engine.read_until("bestmove", TIMEOUT);
-    assert!(lines[0].contains("score cp 32000"), "x has won: {lines:?}");
-    assert_eq!(bestmove_of(lines.last().unwrap()), None);
+    game_over_search(&mut engine, "score cp 32000");
     // o takes the last stone of x.
     engine.send("position fen 7/7/7/7/7/1o5/x6 o 0 9 moves b1");
     assert_eq!(query(&mut engine, "result"), "p2win");

@@ -113,18 +113,10 @@ impl<'a> Output<'a> {
 /// The PGN `TimeControl` of the match's games: the engines' common clock, `?` when they
 /// play under different ones.
 fn pgn_time_control(config: &MatchConfig) -> String {
-    let controls: Vec<String> = config
-        .engines
-        .iter()
-        .map(|e| e.limits.pgn_time_control())
-        .collect();
-    if controls.windows(2).all(|pair| pair[0] == pair[1]) {
-        controls
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| "?".to_string())
-    } else {
-        "?".to_string()
+    let mut controls = config.engines.iter().map(|e| e.limits.pgn_time_control());
+    match controls.next() {
+        Some(first) if controls.all(|other| other == first) => first,
+        _ => "?".to_string(),
     }
 }
 

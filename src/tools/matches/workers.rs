@@ -222,9 +222,9 @@ fn worker<G: Game>(
             }
             Err(StartFailure::Interrupted) => return,
         };
-        // Step 3. Report; an interrupted game is not reported, nor one that ended after
-        // the interrupt (an engine killed by the same Ctrl-C would count as a crash).
-        if record.termination == Termination::Interrupted || interrupted() {
+        // Step 3. Report; an interrupted game is not reported (nor counted if it ends after
+        // the interrupt: see `play_all`).
+        if record.termination == Termination::Interrupted {
             return;
         }
         if send.send(Message::Done(Box::new((job, record)))).is_err() {

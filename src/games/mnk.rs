@@ -19,6 +19,7 @@ use std::sync::Arc;
 use super::grid::{self, Mark};
 
 use super::{BenchPosition, GameInfo, PieceMarks};
+use crate::rng::SplitMix;
 use crate::search::game::{
     Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
 };
@@ -209,15 +210,6 @@ struct Tables {
     side_key: u64,
 }
 
-/// The splitmix64 generator: deterministic, good enough for Zobrist keys.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Flattens per-cell lists into one array with offsets.
 fn flatten<T: Copy>(lists: &[Vec<T>]) -> (Vec<u32>, Vec<T>) {
     let mut start = Vec::with_capacity(lists.len() + 1);
@@ -332,11 +324,11 @@ impl Tables {
         } else {
             flatten(&vec![Vec::new(); cells])
         };
-        let mut state = ZOBRIST_SEED;
+        let mut keys = SplitMix::new(ZOBRIST_SEED);
         let zobrist = (0..cells)
-            .map(|_| [splitmix64(&mut state), splitmix64(&mut state)])
+            .map(|_| [keys.next_u64(), keys.next_u64()])
             .collect();
-        let side_key = splitmix64(&mut state);
+        let side_key = keys.next_u64();
         Tables {
             variant,
             cells,

@@ -49,6 +49,7 @@ use std::sync::Arc;
 
 use super::grid;
 use super::{BenchPosition, Evaluation, GameInfo, PieceMarks, VariantSettings};
+use crate::rng::splitmix64;
 use crate::search::game::{
     EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning, QUIET_HINT_LIMIT,
 };
@@ -151,15 +152,6 @@ static DOUBLES: [u64; CELLS] = {
     }
     table
 };
-
-/// splitmix64, usable in constants.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
 
 /// Zobrist keys: a stone of each player on each square, the side to move, each clock value.
 struct Keys {

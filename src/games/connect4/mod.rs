@@ -24,6 +24,7 @@ pub mod test_sets;
 
 use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks};
+use crate::rng::mix64;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{Game, GameError, MoveList, Outcome, Player};
 
@@ -163,13 +164,6 @@ fn threat_score(own: u64, other: u64, playable: u64, first: bool) -> i32 {
         + 8 * (live & (playable << 1)).count_ones()
         + 48 * (own & (own >> 1)).count_ones();
     score as i32
-}
-
-/// 64-bit finalizer of splitmix64: spreads every input bit over the whole key.
-fn mix(mut key: u64) -> u64 {
-    key = (key ^ (key >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    key = (key ^ (key >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    key ^ (key >> 31)
 }
 
 /// A Connect Four move: the index of the column a stone is dropped into, 0 (left) to 6.
@@ -468,7 +462,7 @@ impl Game for Connect4 {
     }
 
     fn hash(&self) -> u64 {
-        mix(self.current + self.mask)
+        mix64(self.current + self.mask)
     }
 
     fn encode_move(mv: Column) -> u16 {

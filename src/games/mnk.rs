@@ -21,7 +21,8 @@ use super::grid::{self, Mark};
 use super::{BenchPosition, GameInfo, PieceMarks};
 use crate::rng::SplitMix;
 use crate::search::game::{
-    Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
+    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, MAX_MOVES,
+    QUIET_HINT_LIMIT,
 };
 
 /// Tic-tac-toe in the registry.
@@ -511,7 +512,7 @@ impl Mnk {
     }
 }
 
-impl Game for Mnk {
+impl Rules for Mnk {
     type Move = Cell;
     type Variant = MnkVariant;
 
@@ -678,16 +679,38 @@ impl Game for Mnk {
         }
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
+        let text = text.trim();
+        let cell = self
+            .parse_cell(text)
+            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if self.board[usize::from(cell.0)] != EMPTY {
+            return Err(GameError::IllegalMove(text.to_string()));
+        }
+        Ok(cell)
+    }
+
+    fn format_move(&self, mv: Cell) -> String {
+        let width = self.tables.variant.width;
+        let (file, rank) = (mv.0 % width, usize::from(mv.0 / width) + 1);
+        format!("{}{rank}", char::from(b'a' + file))
+    }
+}
+
+impl SearchHooks for Mnk {
     fn evaluate(&self) -> i32 {
         let eval = self.eval.clamp(-EVAL_LIMIT, EVAL_LIMIT);
         match self.side_to_move() {
             Player::First => eval + TEMPO,
             Player::Second => -eval + TEMPO,
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
     }
 
     fn encode_move(mv: Cell) -> u16 {
@@ -735,27 +758,9 @@ impl Game for Mnk {
             quiet
         }
     }
+}
 
-    fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if self.board[usize::from(cell.0)] != EMPTY {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
-    }
-
-    fn format_move(&self, mv: Cell) -> String {
-        let width = self.tables.variant.width;
-        let (file, rank) = (mv.0 % width, usize::from(mv.0 / width) + 1);
-        format!("{}{rank}", char::from(b'a' + file))
-    }
-
+impl ExactHooks for Mnk {
     fn remaining_plies_bound(&self) -> Option<u32> {
         Some((self.tables.cells - self.total_stones()) as u32)
     }

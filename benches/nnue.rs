@@ -12,7 +12,7 @@ use std::time::Instant;
 use cozy_chess::Color;
 use cutoff::games::chess::nnue::{self, Network, NnueState};
 use cutoff::games::chess::{Chess, ChessVariant};
-use cutoff::search::{Game, MoveList};
+use cutoff::search::{MoveList, Rules, SearchHooks};
 
 const CALLS: usize = 2_000_000;
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::games::connect4::Connect4;
 use cutoff::search::perft::perft;
-use cutoff::search::Game;
+use cutoff::search::{Game, Rules};
 
 /// (FEN, depth, leaf count at that depth, leaf count one ply shallower for `--quick`).
 const CHESS: &[(&str, u32, u64, u64)] = &[

@@ -1,22 +1,37 @@
 //! A small deterministic random generator, for seeded shuffles and self-play openings:
 //! the same seed gives the same sequence on every machine.
 
+/// The constant splitmix64 adds to its state at each step.
+const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// One step of splitmix64, usable in constants: the next state and the 64 bits it gives.
+/// Games seed their Zobrist keys with it, so the keys are the same on every machine.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(GOLDEN_GAMMA);
+    (state, mix64(state))
+}
+
+/// The 64-bit finalizer of splitmix64: spreads every input bit over the whole result.
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A small deterministic generator (splitmix64) for shuffling with a seed.
 pub struct SplitMix(u64);
 
 impl SplitMix {
     /// A generator from a seed.
-    pub fn new(seed: u64) -> SplitMix {
+    pub const fn new(seed: u64) -> SplitMix {
         SplitMix(seed)
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let (state, bits) = splitmix64(self.0);
+        self.0 = state;
+        bits
     }
 
     /// A number below `n` (n > 0).

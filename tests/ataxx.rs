@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use common::{bestmove_of, Engine, TIMEOUT};
 use cutoff::games::ataxx::Ataxx;
-use cutoff::search::{Game, GameResult};
+use cutoff::search::{GameResult, Rules};
 
 const START: &str = "x5o/7/7/7/7/7/o5x x 0 1";
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::search::perft::perft;
-use cutoff::search::{Game, Limits, ScoreReport, SearchResult, ThreadPool};
+use cutoff::search::{Limits, Rules, ScoreReport, SearchResult, ThreadPool};
 
 /// The standard perft positions with leaf counts (the chess programming literature;
 /// `../shared/data/chess/perft.epd`), to depths that run in seconds.
@@ -43,7 +43,7 @@ fn chess(fen: &str) -> Chess {
     Chess::from_fen(&ChessVariant::default(), fen).expect("valid test FEN")
 }
 
-fn search(game: &Chess, limits: &Limits) -> SearchResult<<Chess as Game>::Move> {
+fn search(game: &Chess, limits: &Limits) -> SearchResult<<Chess as Rules>::Move> {
     ThreadPool::<Chess>::new(16).search(game, limits, &[])
 }
 

@@ -13,7 +13,9 @@ use cutoff::games::connect4::book;
 use cutoff::games::connect4::solver::Connect4Solver;
 use cutoff::games::connect4::test_sets::parse_line;
 use cutoff::games::connect4::Connect4;
-use cutoff::search::{ExactSearch, Game, Limits, MoveList, Outcome, ScoreReport, ThreadPool};
+use cutoff::search::{
+    ExactHooks, ExactSearch, Limits, MoveList, Outcome, Rules, ScoreReport, ThreadPool,
+};
 
 /// A small deterministic generator for the random players.
 struct XorShift(u64);
@@ -27,14 +29,14 @@ impl XorShift {
     }
 }
 
-fn moves_of(game: &Connect4) -> Vec<<Connect4 as Game>::Move> {
+fn moves_of(game: &Connect4) -> Vec<<Connect4 as Rules>::Move> {
     let mut moves = MoveList::new();
     game.generate_moves(&mut moves);
     moves.to_vec()
 }
 
 /// The move that ends the game in a win for the side to move, if any.
-fn winning_move(game: &Connect4) -> Option<<Connect4 as Game>::Move> {
+fn winning_move(game: &Connect4) -> Option<<Connect4 as Rules>::Move> {
     moves_of(game).into_iter().find(|&mv| {
         let mut child = game.clone();
         child.make_move(mv);
@@ -44,7 +46,7 @@ fn winning_move(game: &Connect4) -> Option<<Connect4 as Game>::Move> {
 
 /// Take a win, else a move after which the opponent cannot win at once (this blocks a
 /// threat, and never plays under one), else a random move.
-fn greedy(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Game>::Move {
+fn greedy(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Rules>::Move {
     if let Some(mv) = winning_move(game) {
         return mv;
     }
@@ -66,12 +68,12 @@ fn greedy(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Game>::Move {
 }
 
 /// A random move.
-fn random(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Game>::Move {
+fn random(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Rules>::Move {
     let moves = moves_of(game);
     moves[rng.below(moves.len())]
 }
 
-type Opponent = fn(&Connect4, &mut XorShift) -> <Connect4 as Game>::Move;
+type Opponent = fn(&Connect4, &mut XorShift) -> <Connect4 as Rules>::Move;
 
 /// cutoff's move under a clock of `clock` ms with `inc` ms increments, through the
 /// thread pool as `go` runs it.
@@ -80,7 +82,7 @@ fn engine_move(
     game: &Connect4,
     clock: &mut i64,
     inc: i64,
-) -> <Connect4 as Game>::Move {
+) -> <Connect4 as Rules>::Move {
     let limits = Limits {
         clock: Some(Duration::from_millis((*clock).max(1) as u64)),
         increment: Duration::from_millis(inc as u64),

@@ -5,7 +5,7 @@ mod common;
 
 use common::{bestmove_of, Engine, TIMEOUT};
 use cutoff::games::connect4::Connect4;
-use cutoff::search::{Game, MoveList};
+use cutoff::search::{MoveList, Rules};
 use proptest::prelude::*;
 
 /// Commands that could start long work or end the process are not produced by mutation.

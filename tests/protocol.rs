@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::connect4::Connect4;
-use cutoff::search::{Game, MoveList};
+use cutoff::search::{MoveList, Rules};
 
 const SHORT: Duration = Duration::from_millis(300);
 

@@ -9,6 +9,7 @@ use cutoff::games::connect4::Connect4;
 use cutoff::games::mnk::{Mnk, MnkVariant};
 use cutoff::search::minimax::minimax;
 use cutoff::search::perft::perft;
+use cutoff::search::Rules;
 use cutoff::search::{
     Game, Limits, MoveList, ScoreReport, SearchFeatures, SearchResult, ThreadPool,
 };

@@ -355,7 +355,7 @@ mod tests {
         use crate::games::ataxx::Ataxx;
         use crate::games::connect4::Connect4;
         use crate::games::mnk::{Mnk, MnkVariant};
-        use crate::search::Game;
+        use crate::search::Rules;
         // Connect Four: two-digit runs and gaps are refused; gravity is its own rule.
         assert!(Connect4::from_fen(&(), "7/7/7/7/7/10 x").is_err());
         assert!(Connect4::from_fen(&(), "7/7/7/7/7/x-5 o").is_err());

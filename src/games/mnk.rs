@@ -19,8 +19,10 @@ use std::sync::Arc;
 use super::grid::{self, Mark};
 
 use super::{BenchPosition, GameInfo, PieceMarks};
+use crate::rng::SplitMix;
 use crate::search::game::{
-    Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
+    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, MAX_MOVES,
+    QUIET_HINT_LIMIT,
 };
 
 /// Tic-tac-toe in the registry.
@@ -209,15 +211,6 @@ struct Tables {
     side_key: u64,
 }
 
-/// The splitmix64 generator: deterministic, good enough for Zobrist keys.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Flattens per-cell lists into one array with offsets.
 fn flatten<T: Copy>(lists: &[Vec<T>]) -> (Vec<u32>, Vec<T>) {
     let mut start = Vec::with_capacity(lists.len() + 1);
@@ -332,11 +325,11 @@ impl Tables {
         } else {
             flatten(&vec![Vec::new(); cells])
         };
-        let mut state = ZOBRIST_SEED;
+        let mut keys = SplitMix::new(ZOBRIST_SEED);
         let zobrist = (0..cells)
-            .map(|_| [splitmix64(&mut state), splitmix64(&mut state)])
+            .map(|_| [keys.next_u64(), keys.next_u64()])
             .collect();
-        let side_key = splitmix64(&mut state);
+        let side_key = keys.next_u64();
         Tables {
             variant,
             cells,
@@ -519,7 +512,7 @@ impl Mnk {
     }
 }
 
-impl Game for Mnk {
+impl Rules for Mnk {
     type Move = Cell;
     type Variant = MnkVariant;
 
@@ -686,16 +679,38 @@ impl Game for Mnk {
         }
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
+        let text = text.trim();
+        let cell = self
+            .parse_cell(text)
+            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if self.board[usize::from(cell.0)] != EMPTY {
+            return Err(GameError::IllegalMove(text.to_string()));
+        }
+        Ok(cell)
+    }
+
+    fn format_move(&self, mv: Cell) -> String {
+        let width = self.tables.variant.width;
+        let (file, rank) = (mv.0 % width, usize::from(mv.0 / width) + 1);
+        format!("{}{rank}", char::from(b'a' + file))
+    }
+}
+
+impl SearchHooks for Mnk {
     fn evaluate(&self) -> i32 {
         let eval = self.eval.clamp(-EVAL_LIMIT, EVAL_LIMIT);
         match self.side_to_move() {
             Player::First => eval + TEMPO,
             Player::Second => -eval + TEMPO,
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
     }
 
     fn encode_move(mv: Cell) -> u16 {
@@ -743,27 +758,9 @@ impl Game for Mnk {
             quiet
         }
     }
+}
 
-    fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if self.board[usize::from(cell.0)] != EMPTY {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
-    }
-
-    fn format_move(&self, mv: Cell) -> String {
-        let width = self.tables.variant.width;
-        let (file, rank) = (mv.0 % width, usize::from(mv.0 / width) + 1);
-        format!("{}{rank}", char::from(b'a' + file))
-    }
-
+impl ExactHooks for Mnk {
     fn remaining_plies_bound(&self) -> Option<u32> {
         Some((self.tables.cells - self.total_stones()) as u32)
     }

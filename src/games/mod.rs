@@ -5,19 +5,30 @@
 //! A new game needs exactly this:
 //!
 //! 1. **One module** `src/games/<game>.rs` (or a folder) with
-//!    - a type implementing [`Game`](crate::search::Game): rules (start, FEN in and out,
-//!      move generation, make/unmake, `outcome`), notation (`parse_move`, `format_move`),
-//!      `hash`, `evaluate`, `encode_move`, `history_index`; the hooks with defaults
-//!      (`move_hint`, `pruning`, `game_end`, quiescence, null move, continuation and
-//!      capture history indices, a dedicated solver, a book move) only where the game
-//!      gains from them;
+//!    - a type implementing the three game traits of [`crate::search::game`] (the search
+//!      takes them together as `Game`, implemented for every type that has the three):
+//!      - [`Rules`](crate::search::Rules), rules and notation, all mandatory: `Move`,
+//!        `Variant`, `start`, `from_fen`, `to_fen`, `render`, `side_to_move`, `ply`,
+//!        `generate_moves`, `make_move`, `unmake_move`, `outcome`, `hash`, `parse_move`,
+//!        `format_move` (`game_end`, `rules_only` and `format_move_record` have defaults);
+//!      - [`SearchHooks`](crate::search::SearchHooks): `evaluate`, `encode_move`,
+//!        `HISTORY_SIZE` and `history_index` are mandatory; the rest (`move_hint`,
+//!        `pruning` and `SEARCH_PARAMS`, quiescence's `generate_noisy`, `is_noisy` and
+//!        `in_check`, null move, continuation and capture history indices,
+//!        `correction_key`, `exchange_at_least`, `is_search_draw`, `evaluate_mut`) only
+//!        where the game gains from them;
+//!      - [`ExactHooks`](crate::search::ExactHooks), all optional: `dedicated_solver`,
+//!        `book_move`, `remaining_plies_bound`; a game with none writes
+//!        `impl ExactHooks for MyGame {}`;
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
 //!      players, how the board marks pieces, bench positions and depth, opening book, the
 //!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
 //!      protocol dialect of its own, a loadable evaluation net and the training of it
 //!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
-//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`.
+//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`, and
+//!    one in the table of what each game provides (the test
+//!    `every_game_provides_what_the_table_says` below).
 //! 3. Its **opening book** `openings/<name>.txt` (made by `scripts/gen_openings.py`), and
 //!    its section in README.md and protocol.md (notation, FEN, end of the game).
 //!
@@ -151,6 +162,64 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    /// A visitor that names what a registered game provides beyond its rules: the optional
+    /// [`SearchHooks`](crate::search::SearchHooks) it switches on and the
+    /// [`ExactHooks`](crate::search::ExactHooks) it implements, in a fixed order.
+    struct Provides;
+
+    impl GameVisitor for Provides {
+        type Output = Vec<&'static str>;
+
+        fn visit<G: crate::search::Game>(self, game: Registered<G>) -> Self::Output {
+            let start = G::start(&game.variant);
+            let pruning = start.pruning();
+            [
+                (game.info.eval_net.is_some(), "net"),
+                (
+                    G::SEARCH_PARAMS != crate::search::SearchParams::DEFAULT,
+                    "own-params",
+                ),
+                (G::CONTINUATION_SIZE > 0, "continuation-history"),
+                (G::CAPTURE_HISTORY_SIZE > 0, "capture-history"),
+                (pruning.quiescence, "quiescence"),
+                (pruning.null_move, "null-move"),
+                (pruning.late_move_reductions, "lmr"),
+                (pruning.reverse_futility, "reverse-futility"),
+                (pruning.futility, "futility"),
+                (pruning.exchange_pruning, "exchange-pruning"),
+                (pruning.singular_extensions, "singular"),
+                (pruning.eval_correction, "correction"),
+                (pruning.check_extensions, "check-extensions"),
+                (pruning.internal_reductions, "iir"),
+                (G::dedicated_solver(1, 1).is_some(), "solver"),
+                (start.book_move().is_some(), "book"),
+                (start.remaining_plies_bound().is_some(), "plies-bound"),
+            ]
+            .into_iter()
+            .filter_map(|(provided, name)| provided.then_some(name))
+            .collect()
+        }
+    }
+
+    /// What each registered game provides beyond its rules. A game that gains or loses a
+    /// hook changes this table in the same commit, so the change is seen.
+    #[test]
+    fn every_game_provides_what_the_table_says() {
+        let expected = [
+            "chess: net own-params continuation-history capture-history quiescence null-move \
+             lmr reverse-futility futility exchange-pruning singular correction iir",
+            "connect4: solver book plies-bound",
+            "tictactoe: plies-bound",
+            "tictactoe4: plies-bound",
+            "gomoku: plies-bound",
+            "ataxx: net null-move lmr reverse-futility futility singular iir",
+        ];
+        let found: Vec<String> = all()
+            .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]

@@ -247,7 +247,7 @@ macro_rules! registry {
                     $(GameKind::$kind => {
                         let variant_of: fn(
                             &$crate::games::registry::VariantSettings,
-                        ) -> <$game as $crate::search::Game>::Variant = $variant;
+                        ) -> <$game as $crate::search::Rules>::Variant = $variant;
                         visitor.visit::<$game>($crate::games::registry::Registered {
                             kind: self,
                             info: self.info(),

@@ -1,8 +1,8 @@
 //! A position from "FEN or start position plus moves": the one reader behind the
 //! protocol's `position` command, `perft`, `solve`, bench positions and match openings.
 //!
-//! The FEN and each move are checked by the game's own rules ([`Game::from_fen`],
-//! [`Game::parse_move`]); a refusal says which part was bad: the FEN, or the move and its
+//! The FEN and each move are checked by the game's own rules ([`Rules::from_fen`],
+//! [`Rules::parse_move`]); a refusal says which part was bad: the FEN, or the move and its
 //! number in the list.
 
 use thiserror::Error;
@@ -133,6 +133,7 @@ mod tests {
     use crate::games::chess::{Chess, ChessVariant};
     use crate::games::connect4::Connect4;
     use crate::games::mnk::{Mnk, MnkVariant};
+    use crate::search::Rules;
 
     #[test]
     fn reads_the_start_or_a_fen_then_moves() {

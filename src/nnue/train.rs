@@ -950,7 +950,7 @@ mod tests {
     use super::*;
     use crate::games::chess::training::datagen::bullet_board;
     use crate::games::chess::{evaluate_board, Chess, ChessVariant};
-    use crate::search::Game;
+    use crate::search::Rules;
     use bulletformat::ChessBoard;
 
     /// Positions of random games, labelled with the hand-crafted evaluation as the score

@@ -1,5 +1,5 @@
 //! Correction history: what searches have found the static evaluation to be wrong by, per
-//! side to move and per class of positions (the game's [`Game::correction_key`], in chess
+//! side to move and per class of positions (the game's [`SearchHooks::correction_key`], in chess
 //! the pawn structure), applied to later static evaluations of the same class.
 //!
 //! Each entry is a running average of `search score - static evaluation`, weighted by the
@@ -77,6 +77,7 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
     use crate::games::chess::Chess;
+    use crate::search::Rules;
 
     #[test]
     fn corrections_follow_search_results_and_stay_bounded() {

@@ -24,7 +24,8 @@ pub struct SearchFeatures {
     /// Principal variation search: null windows after the first move, re-searched when they
     /// fail high. Off means every move gets the node's full window.
     pub pvs: bool,
-    /// The game's value-changing pruning and reductions ([`Game::pruning`](super::Game::pruning));
+    /// The game's value-changing pruning and reductions
+    /// ([`SearchHooks::pruning`](super::SearchHooks::pruning));
     /// off means none of them, so the search returns exact minimax values at every depth
     /// (what `solve` and the equivalence tests need in a game that prunes, such as Ataxx).
     pub game_pruning: bool,

@@ -1,9 +1,19 @@
 //! The interface a game implements to be searched, played and spoken over the protocol.
 //!
-//! The search core is generic over [`Game`] and dispatches statically: no trait objects and
-//! no allocation per node. Rules (move generation, make/unmake, outcome) are mandatory;
-//! evaluation, ordering hints and pruning permissions are hooks with conservative defaults,
-//! so a game that only gives rules is searched as plain minimax with alpha-beta.
+//! A game implements three traits, one per concern:
+//! - [`Rules`]: rules and notation (start, FEN in and out, moves, make/unmake, the end of the
+//!   game, the hash, move text), all mandatory but `rules_only`, `game_end` and
+//!   `format_move_record`;
+//! - [`SearchHooks`]: evaluation and move ordering keys (mandatory), and the hooks of the
+//!   value-changing techniques (pruning, quiescence, null move, check, correction, exchange
+//!   evaluation), off by default so a game that gives none is searched as plain minimax with
+//!   alpha-beta;
+//! - [`ExactHooks`]: a dedicated solver, an opening book, a bound on the plies left, all
+//!   absent by default (`impl ExactHooks for MyGame {}`).
+//!
+//! [`Game`] is the three together, implemented for every type that has them. The search core
+//! is generic over `G: Game` and dispatches statically: no trait objects and no allocation
+//! per node.
 
 use std::fmt::{self, Debug, Display};
 
@@ -179,7 +189,7 @@ impl GameError {
 /// minimax value at depth D; chess switches them on for strength.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pruning {
-    /// Null-move pruning (the game must implement [`Game::make_null`]).
+    /// Null-move pruning (the game must implement [`SearchHooks::make_null`]).
     pub null_move: bool,
     /// Late move reductions.
     pub late_move_reductions: bool,
@@ -188,16 +198,16 @@ pub struct Pruning {
     /// Futility, late move and history pruning of quiet moves near the horizon.
     pub futility: bool,
     /// Static exchange pruning near the horizon: moves that lose material by
-    /// [`Game::exchange_at_least`] are skipped.
+    /// [`SearchHooks::exchange_at_least`] are skipped.
     pub exchange_pruning: bool,
     /// Singular extensions: the hash move is searched a ply deeper when every other move
     /// fails well below its score, and the node is cut (multi-cut) or the move reduced
     /// when others reach beta too.
     pub singular_extensions: bool,
     /// Correction history: static evaluations are corrected by what searches found for
-    /// positions of the same [`Game::correction_key`].
+    /// positions of the same [`SearchHooks::correction_key`].
     pub eval_correction: bool,
-    /// Quiescence search over [`Game::generate_noisy`] moves at the horizon.
+    /// Quiescence search over [`SearchHooks::generate_noisy`] moves at the horizon.
     pub quiescence: bool,
     /// Search one ply deeper when the side to move is in check.
     pub check_extensions: bool,
@@ -213,16 +223,18 @@ impl Pruning {
     }
 }
 
-/// A two-player, zero-sum, perfect-information game the search core can play.
+/// The rules and notation of a two-player, zero-sum, perfect-information game: what every
+/// game must implement, and all that `perft`, the referees, the protocol's positions and
+/// moves, and game records need.
 ///
-/// Contract: once [`Game::outcome`] is `Some`, the search stops there; games where a win ends
-/// play (Connect Four, m,n,k) also generate no moves after it, so perft counts stop there.
-pub trait Game: Clone + Send + Sync + 'static {
+/// Contract: once [`Rules::outcome`] is `Some`, the search stops there; games where a win
+/// ends play (Connect Four, m,n,k) also generate no moves after it, so perft counts stop
+/// there.
+pub trait Rules: Clone + Send + Sync + 'static {
     /// A move. Small and `Copy`; it need not carry enough to be undone without the position.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
     /// What distinguishes members of a family of games (board size, chess variant...).
     type Variant: Clone + Debug + Send + Sync + 'static;
-
     /// The start position of the variant.
     fn start(variant: &Self::Variant) -> Self;
     /// Parses a position in the game's FEN-like notation; refuses impossible positions.
@@ -231,12 +243,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn to_fen(&self) -> String;
     /// A human-readable drawing of the board (for the `d` command), lines joined by `\n`.
     fn render(&self) -> String;
-
     /// The player to move.
     fn side_to_move(&self) -> Player;
     /// Number of moves played since the start (or since the FEN's origin); used for UGI turns.
     fn ply(&self) -> u32;
-
     /// Appends every legal move to `moves` (which the caller has cleared).
     fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
     /// Plays `mv`, which must be legal.
@@ -250,12 +260,11 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.clone()
     }
     /// `Some` when the game is over in this position, from the side to move's view.
-    /// The search asks this at every node; referees ask [`Game::game_end`].
+    /// The search asks this at every node; referees ask [`Rules::game_end`].
     fn outcome(&self) -> Option<Outcome>;
-
     /// The end of the game by the rules in this position, if it is over: the one rule that
     /// referees, `query gameover`/`query result`, `cutoff play` and datagen follow. The
-    /// default takes [`Game::outcome`] (reason [`EndReason::Rules`]) and counts a position
+    /// default takes [`Rules::outcome`] (reason [`EndReason::Rules`]) and counts a position
     /// without legal moves as a draw; games whose rules name more reasons (chess: mate,
     /// stalemate, threefold repetition, fifty moves, insufficient material) override it,
     /// agreeing with `outcome`.
@@ -270,18 +279,33 @@ pub trait Game: Clone + Send + Sync + 'static {
             .is_empty()
             .then(|| GameEnd::new(Outcome::Draw, to_move, EndReason::NoLegalMoves))
     }
+    /// A 64-bit key of the position (and everything that decides its value).
+    fn hash(&self) -> u64;
+    /// Parses a move in the game's notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// Writes a move in the game's notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Writes a move as game records (PGN) want it: standard algebraic notation in chess,
+    /// the protocol notation in the other games.
+    fn format_move_record(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
+}
 
+/// What the search asks of a game beyond its rules: evaluation, move ordering, and the
+/// value-changing techniques it allows (pruning, quiescence, null move, check extensions,
+/// evaluation correction, exchange evaluation). `evaluate`, `encode_move`, `HISTORY_SIZE`
+/// and `history_index` are mandatory; every other hook has a conservative default, so a
+/// game that writes only those four is searched as plain minimax with alpha-beta.
+pub trait SearchHooks: Rules {
     /// Static evaluation in centipawn-like units, from the side to move's view.
     /// Must stay well inside `±MAX_EVAL` (see `search::score`).
     fn evaluate(&self) -> i32;
-    /// [`Game::evaluate`] as the search asks it, free to bring evaluation state up to date
-    /// on the way (chess computes its NNUE accumulators lazily here); the same value.
+    /// [`SearchHooks::evaluate`] as the search asks it, free to bring evaluation state up to
+    /// date on the way (chess computes its NNUE accumulators lazily here); the same value.
     fn evaluate_mut(&mut self) -> i32 {
         self.evaluate()
     }
-    /// A 64-bit key of the position (and everything that decides its value).
-    fn hash(&self) -> u64;
-
     /// A unique 16-bit code of a move, stored in the transposition table and killer slots.
     fn encode_move(mv: Self::Move) -> u16;
     /// The size of the history table; `history_index` stays below it.
@@ -292,7 +316,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// histories and counter moves stay off).
     const CONTINUATION_SIZE: usize = 0;
     /// Index of `mv` (about to be played here) in continuation histories and the
-    /// counter-move table, below [`Game::CONTINUATION_SIZE`]: what moved where (chess: the
+    /// counter-move table, below [`SearchHooks::CONTINUATION_SIZE`]: what moved where (chess: the
     /// coloured piece and its target square). A move is judged by the moves one and two
     /// plies before it through these indices.
     fn continuation_index(&self, mv: Self::Move) -> Option<usize> {
@@ -302,7 +326,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The size of the capture history (0: the game has none).
     const CAPTURE_HISTORY_SIZE: usize = 0;
     /// Index of the noisy move `mv` in the capture history, below
-    /// [`Game::CAPTURE_HISTORY_SIZE`] (chess: the coloured piece moved, its target square
+    /// [`SearchHooks::CAPTURE_HISTORY_SIZE`] (chess: the coloured piece moved, its target square
     /// and the piece taken).
     fn capture_history_index(&self, mv: Self::Move) -> Option<usize> {
         let _ = mv;
@@ -316,17 +340,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = mv;
         0
     }
-
-    /// Parses a move in the game's notation and checks that it is legal here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
-    /// Writes a move in the game's notation.
-    fn format_move(&self, mv: Self::Move) -> String;
-    /// Writes a move as game records (PGN) want it: standard algebraic notation in chess,
-    /// the protocol notation in the other games.
-    fn format_move_record(&self, mv: Self::Move) -> String {
-        self.format_move(mv)
-    }
-
     /// Which value-changing search techniques this game allows; none by default.
     fn pruning(&self) -> Pruning {
         Pruning::default()
@@ -335,40 +348,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// limits, the late move reduction table ([`SearchParams::DEFAULT`] unless the game
     /// tunes its own).
     const SEARCH_PARAMS: SearchParams = SearchParams::DEFAULT;
-    /// The game's own exact solver, if it has one (Connect Four), with a table of
-    /// `hash_mb` MiB and `threads` threads for the root moves; `solve` uses it instead of
-    /// the core search, which every game whose [`Game::pruning`] is exact can use.
-    fn dedicated_solver(
-        hash_mb: usize,
-        threads: usize,
-    ) -> Option<Box<dyn super::ExactSearch<Self>>> {
-        let _ = (hash_mb, threads);
-        None
-    }
-    /// A move of the game's own opening book for this position, if it has one (Connect
-    /// Four: the first player's winning strategy, built by its solver). `go` under a clock
-    /// plays it without searching; `go depth`/`nodes` never look at it.
-    fn book_move(&self) -> Option<Self::Move> {
-        None
-    }
-    /// An upper bound on the plies left until the game must end (empty cells in Connect
-    /// Four). Entries searched at least that deep hold exact values whatever the depth asked.
-    fn remaining_plies_bound(&self) -> Option<u32> {
-        None
-    }
     /// Whether `mv` wins at least `threshold` (in the game's evaluation units) once both
     /// sides have traded on its target square (static exchange evaluation); used by
     /// [`Pruning::exchange_pruning`]. The default claims every move does.
     fn exchange_at_least(&self, _mv: Self::Move, _threshold: i32) -> bool {
         true
     }
-
     /// The class of positions whose static evaluations err alike, for
     /// [`Pruning::eval_correction`] (in chess, the pawn structure); `None` for none.
     fn correction_key(&self) -> Option<u64> {
         None
     }
-
     /// Noisy moves (captures, promotions) for quiescence; only used when `pruning().quiescence`.
     /// When the side to move is in check it must give every legal move (all evasions):
     /// quiescence does not stand pat in check and scores having no evasion as a loss.
@@ -390,16 +380,54 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// Passes the turn; only called when `null_move_allowed`.
     fn make_null(&mut self) {}
-    /// Takes back [`Game::make_null`].
+    /// Takes back [`SearchHooks::make_null`].
     fn unmake_null(&mut self) {}
     /// A search shortcut, not a rule of the game: whether the search may score this
     /// position as a draw because it repeats an earlier one once (the side that could
     /// avoid it would have), or a history-dependent draw rule holds. Games end only by
-    /// [`Game::game_end`]; nothing but the search asks this.
+    /// [`Rules::game_end`]; nothing but the search asks this.
     fn is_search_draw(&self) -> bool {
         false
     }
 }
+
+/// Exact play: a game's own solver, opening book and bound on the plies left, each `None`
+/// by default. A game without any writes `impl ExactHooks for MyGame {}`; the core exact
+/// search (`solve`, `go` when the search plays exactly) serves it then.
+pub trait ExactHooks: SearchHooks {
+    /// The game's own exact solver, if it has one (Connect Four), with a table of
+    /// `hash_mb` MiB and `threads` threads for the root moves; `solve` uses it instead of
+    /// the core search, which every game whose [`SearchHooks::pruning`] is exact can use.
+    fn dedicated_solver(hash_mb: usize, threads: usize) -> Option<Box<dyn super::ExactSearch<Self>>>
+    where
+        Self: Game,
+    {
+        let _ = (hash_mb, threads);
+        None
+    }
+    /// A move of the game's own opening book for this position, if it has one (Connect
+    /// Four: the first player's winning strategy, built by its solver). `go` under a clock
+    /// plays it without searching; `go depth`/`nodes` never look at it.
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// An upper bound on the plies left until the game must end (empty cells in Connect
+    /// Four and m,n,k). Entries searched at least that deep hold exact values whatever the depth asked.
+    fn remaining_plies_bound(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// A game the search core can play: [`Rules`], [`SearchHooks`] and [`ExactHooks`] together.
+///
+/// Nobody implements `Game` by hand: the blanket implementation below covers every type that
+/// implements the three traits. The search, the protocol and the tools are generic over
+/// `G: Game` and dispatch statically (no trait objects, no allocation per node), and through
+/// this bound they call the three traits' methods without importing them; code that names a
+/// concrete game type (`Chess`, `Connect4`) imports the trait whose method it calls.
+pub trait Game: Rules + SearchHooks + ExactHooks {}
+
+impl<G: Rules + SearchHooks + ExactHooks> Game for G {}
 
 /// Ordering hints at or above this value are searched before killers and history moves.
 pub const QUIET_HINT_LIMIT: i32 = 1 << 20;

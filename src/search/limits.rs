@@ -68,7 +68,7 @@ const MIN_THINK: Duration = Duration::from_millis(1);
 /// Turns the limits into deadlines measured from the moment `go` arrived.
 /// `overhead` is kept in reserve for communication delays (`Move Overhead`).
 /// `moves_left`: at most this many moves of the side to move remain in the game (from
-/// [`Game::remaining_plies_bound`](super::Game::remaining_plies_bound): 21 per side in
+/// [`ExactHooks::remaining_plies_bound`](super::ExactHooks::remaining_plies_bound): 21 per side in
 /// Connect Four), so the clock is shared among them rather than among 40.
 /// Returns `None` when no time limit applies.
 pub fn deadlines(

@@ -33,7 +33,8 @@ pub use events::{SearchEvent, SearchInfo, SearchResult};
 pub use exact::ExactSearch;
 pub use features::{SearchFeatures, SearchStats};
 pub use game::{
-    EndReason, Game, GameEnd, GameError, GameResult, MoveList, Outcome, Player, Pruning,
+    EndReason, ExactHooks, Game, GameEnd, GameError, GameResult, MoveList, Outcome, Player,
+    Pruning, Rules, SearchHooks,
 };
 pub use limits::Limits;
 pub use params::SearchParams;

@@ -1,10 +1,10 @@
 //! The search's tuning constants: the margins and depth limits of every kind of pruning,
 //! reduction and extension, and the aspiration window. Margins are in the units of a
-//! game's evaluation, so each game may have its own set ([`Game::SEARCH_PARAMS`]); every
+//! game's evaluation, so each game may have its own set ([`SearchHooks::SEARCH_PARAMS`]); every
 //! field changes the node count of `bench`, so a change here is a change of the `Bench:`
 //! signature. [`CHECK_INTERVAL`] and [`INFINITE_EXACT_TIME`] are the same for every game.
 //!
-//! [`Game::SEARCH_PARAMS`]: super::game::Game::SEARCH_PARAMS
+//! [`SearchHooks::SEARCH_PARAMS`]: super::game::SearchHooks::SEARCH_PARAMS
 
 use std::time::Duration;
 

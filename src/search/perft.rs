@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::game::{Game, MoveList};
 
 /// Number of leaf positions exactly `depth` plies from `game`, counted on a
-/// [`Game::rules_only`] copy: nothing is evaluated, so no evaluation state is kept up to date
+/// [`Rules::rules_only`] copy: nothing is evaluated, so no evaluation state is kept up to date
 /// (`game` itself is left as it was).
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     count(&mut game.rules_only(), depth)

@@ -452,6 +452,7 @@ fn search_all_threads<G: Game>(
 mod tests {
     use super::*;
     use crate::games::chess::Chess;
+    use crate::search::Rules;
 
     #[test]
     fn a_refused_hash_size_keeps_the_table_and_its_entries() {

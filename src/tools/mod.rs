@@ -1,12 +1,14 @@
 //! Tools built on the engine, one module each with its command-line arguments and `run`:
-//! bench, perft, solve, tree-stats, the match runner, play, the opening book builder and
-//! the learned-evaluation tools of every game with a net (`datagen`, `train`, `data`).
+//! bench, perft, solve, tree-stats, the match runner and play (sharing one referee), the
+//! opening book builder and the learned-evaluation tools of every game with a net
+//! (`datagen`, `train`, `data`).
 
 pub mod bench;
 pub mod book;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod referee;
 pub mod solve;
 pub mod training;
 pub mod tree_stats;

@@ -1,7 +1,7 @@
 //! `cutoff play`: a person plays any game against an engine in the terminal.
 //!
-//! The game runs through the match runner's referee ([`referee::play_game`]): one side is
-//! an engine process, the other a [`Human`] reading moves from stdin, so rules, game end
+//! The game runs through the referee `cutoff match` uses ([`referee::play_game`]): one side
+//! is an engine process, the other a [`Human`] reading moves from stdin, so rules, game end
 //! and records are those of `cutoff match`.
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -10,13 +10,10 @@ use std::time::{Duration, Instant};
 use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
 use crate::protocol::dialect::Dialect;
 use crate::search::{Game, GameResult, MoveList, Player};
-use crate::tools::matches::clock::SearchLimits;
-use crate::tools::matches::config::parse_tc;
-use crate::tools::matches::engine::{EngineConfig, EngineProcess};
-use crate::tools::matches::engine_side::ask_engine;
-use crate::tools::matches::openings::Opening;
-use crate::tools::matches::record::GameRecord;
-use crate::tools::matches::referee::{self, Choice, RefereeSettings, Side, SideFailure, Turn};
+use crate::tools::referee::{
+    self, ask_engine, parse_tc, Choice, EngineConfig, EngineProcess, GameRecord, Opening,
+    RefereeSettings, SearchLimits, Side, SideFailure, Turn,
+};
 
 /// Time the engine gets for a `hint`.
 const HINT_MOVETIME_MS: u64 = 500;

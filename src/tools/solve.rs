@@ -596,6 +596,7 @@ mod tests {
     use crate::games::mnk::{Mnk, MnkVariant};
     use crate::search::minimax::minimax;
     use crate::search::score::{is_mate, outcome_score, MATE};
+    use crate::search::Rules;
 
     #[test]
     fn agrees_with_minimax_on_tictactoe_positions() {

@@ -627,6 +627,7 @@ fn write_plot<G: Game>(root: &G, depth: u32, hash_mb: usize, file: &str) -> Resu
 mod tests {
     use super::*;
     use crate::games::mnk::{Mnk, MnkVariant};
+    use crate::search::Rules;
 
     #[test]
     fn minimax_visits_the_whole_tictactoe_tree() {

@@ -18,7 +18,7 @@ use super::{nnue, Ataxx, AtaxxVariant};
 use crate::games::TrainingSupport;
 use crate::nnue::selfplay::{self, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use crate::search::score::is_mate;
-use crate::search::{Game, GameResult, Limits, Player, ThreadPool};
+use crate::search::{GameResult, Limits, Player, Rules, ThreadPool};
 
 /// How Ataxx trains its net in the registry: `Ataxx147` inputs, bullet `AtaxxBoard`
 /// records only.

@@ -33,13 +33,13 @@
 //! Bitboards of 49 bits, bit `7 * rank + file`. Making a move flips at most 8 stones; the
 //! captured set and the old clock are kept on an undo stack (its capacity is reused, so the
 //! search does not allocate). The Zobrist key covers stones and the side to move; the clock
-//! is folded in by [`Game::hash`], since it can end the game and so decides the value.
+//! is folded in by [`Rules::hash`], since it can end the game and so decides the value.
 //!
 //! # Evaluation
 //!
 //! The NNUE net of [`nnue`] (the one built into the binary, or `EvalFile`'s), its
 //! accumulators updated lazily by make/unmake; without a net ([`AtaxxVariant`], `UseNNUE
-//! false`) the hand-crafted [`Game::evaluate`]: stones and a tempo share.
+//! false`) the hand-crafted [`SearchHooks::evaluate`]: stones and a tempo share.
 
 pub mod datagen;
 pub mod nnue;
@@ -49,8 +49,10 @@ use std::sync::Arc;
 
 use super::grid;
 use super::{BenchPosition, Evaluation, GameInfo, PieceMarks, VariantSettings};
+use crate::rng::splitmix64;
 use crate::search::game::{
-    EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning, QUIET_HINT_LIMIT,
+    EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
+    SearchHooks, QUIET_HINT_LIMIT,
 };
 
 /// Ataxx in the registry.
@@ -151,15 +153,6 @@ static DOUBLES: [u64; CELLS] = {
     }
     table
 };
-
-/// splitmix64, usable in constants.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
 
 /// Zobrist keys: a stone of each player on each square, the side to move, each clock value.
 struct Keys {
@@ -565,7 +558,7 @@ fn parse_fen(fen: &str) -> Result<Ataxx, String> {
     Ok(Ataxx::from_parts(stones, gaps, side, halfmoves, fullmoves))
 }
 
-impl Game for Ataxx {
+impl Rules for Ataxx {
     type Move = AtaxxMove;
     type Variant = AtaxxVariant;
 
@@ -739,12 +732,68 @@ impl Game for Ataxx {
             .map(|(outcome, reason)| GameEnd::new(outcome, self.side, reason))
     }
 
+    fn hash(&self) -> u64 {
+        self.key ^ KEYS.clock[self.halfmoves.min(CLOCK_LIMIT) as usize]
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AtaxxMove, GameError> {
+        let trimmed = text.trim();
+        let invalid = || GameError::InvalidMove(text.to_string());
+        let mv = match trimmed.as_bytes() {
+            b"0000" => AtaxxMove::PASS,
+            [_, _] => AtaxxMove::single(parse_square(trimmed.as_bytes()).ok_or_else(invalid)?),
+            [a, b, c, d] => {
+                let from = parse_square(&[*a, *b]).ok_or_else(invalid)?;
+                let to = parse_square(&[*c, *d]).ok_or_else(invalid)?;
+                // A single is written as its destination alone (libataxx refuses `b2b3`).
+                if distance(from, to) != 2 {
+                    return Err(invalid());
+                }
+                AtaxxMove::double(from, to)
+            }
+            _ => return Err(invalid()),
+        };
+        if self.rule_end().is_some() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        let own = self.stones[self.side.index()];
+        let legal = if mv.is_pass() {
+            !self.can_move()
+        } else {
+            let to = usize::from(mv.to);
+            let empty = self.empty() & (1 << to) != 0;
+            let reaches = if mv.is_double() {
+                own & (1 << mv.from) != 0
+            } else {
+                SINGLES[to] & own != 0
+            };
+            empty && reaches
+        };
+        if legal {
+            Ok(mv)
+        } else {
+            Err(GameError::IllegalMove(text.to_string()))
+        }
+    }
+
+    fn format_move(&self, mv: AtaxxMove) -> String {
+        if mv.is_pass() {
+            "0000".to_string()
+        } else if mv.is_single() {
+            square_name(usize::from(mv.to))
+        } else {
+            square_name(usize::from(mv.from)) + &square_name(usize::from(mv.to))
+        }
+    }
+}
+
+impl SearchHooks for Ataxx {
     /// The stone difference from the side to move's view, plus a share of what the side
     /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
     /// evaluation swings by several stones between odd and even depths.
     ///
     /// With a net: from the current accumulator if it is computed, else from scratch (the
-    /// search asks [`Game::evaluate_mut`], which computes it).
+    /// search asks [`SearchHooks::evaluate_mut`], which computes it).
     fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(state) => state
@@ -767,10 +816,6 @@ impl Game for Ataxx {
             }
             None => self.evaluate_hand_crafted(),
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.key ^ KEYS.clock[self.halfmoves.min(CLOCK_LIMIT) as usize]
     }
 
     fn encode_move(mv: AtaxxMove) -> u16 {
@@ -832,57 +877,9 @@ impl Game for Ataxx {
             state.pop();
         }
     }
-
-    fn parse_move(&self, text: &str) -> Result<AtaxxMove, GameError> {
-        let trimmed = text.trim();
-        let invalid = || GameError::InvalidMove(text.to_string());
-        let mv = match trimmed.as_bytes() {
-            b"0000" => AtaxxMove::PASS,
-            [_, _] => AtaxxMove::single(parse_square(trimmed.as_bytes()).ok_or_else(invalid)?),
-            [a, b, c, d] => {
-                let from = parse_square(&[*a, *b]).ok_or_else(invalid)?;
-                let to = parse_square(&[*c, *d]).ok_or_else(invalid)?;
-                // A single is written as its destination alone (libataxx refuses `b2b3`).
-                if distance(from, to) != 2 {
-                    return Err(invalid());
-                }
-                AtaxxMove::double(from, to)
-            }
-            _ => return Err(invalid()),
-        };
-        if self.rule_end().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        let own = self.stones[self.side.index()];
-        let legal = if mv.is_pass() {
-            !self.can_move()
-        } else {
-            let to = usize::from(mv.to);
-            let empty = self.empty() & (1 << to) != 0;
-            let reaches = if mv.is_double() {
-                own & (1 << mv.from) != 0
-            } else {
-                SINGLES[to] & own != 0
-            };
-            empty && reaches
-        };
-        if legal {
-            Ok(mv)
-        } else {
-            Err(GameError::IllegalMove(text.to_string()))
-        }
-    }
-
-    fn format_move(&self, mv: AtaxxMove) -> String {
-        if mv.is_pass() {
-            "0000".to_string()
-        } else if mv.is_single() {
-            square_name(usize::from(mv.to))
-        } else {
-            square_name(usize::from(mv.from)) + &square_name(usize::from(mv.to))
-        }
-    }
 }
+
+impl ExactHooks for Ataxx {}
 
 #[cfg(test)]
 mod tests {

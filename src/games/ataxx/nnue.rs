@@ -211,7 +211,7 @@ mod tests {
     use crate::nnue::train::testing::random_records;
     use crate::nnue::train::TrainingRecord;
     use crate::nnue::{random_bucketed_network, random_network, Activation, NetworkError};
-    use crate::search::{Game, MoveList};
+    use crate::search::{MoveList, Rules, SearchHooks};
 
     /// Positions with gaps, crowded boards (captures of many stones), and one where a side
     /// must pass.

@@ -7,7 +7,7 @@
 //! that evaluates ([`nnue`]; by default the one built into the binary), whose accumulators
 //! follow make/unmake, computed lazily when a position is evaluated; without one, the
 //! hand-crafted evaluation in [`eval`] (its tuned weights in [`weights`]) evaluates. Perft
-//! plays on a [`Game::rules_only`] copy, without the net.
+//! plays on a [`Rules::rules_only`] copy, without the net.
 //!
 //! Notation is UCI long algebraic. `cozy-chess` keeps castling internally as "king takes
 //! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the
@@ -37,7 +37,8 @@ use crate::games::{Evaluation, VariantSettings};
 use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{
-    EndReason, Game, GameEnd, GameError, MoveList, Outcome, Player, Pruning, SearchParams,
+    EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
+    SearchHooks, SearchParams,
 };
 
 /// Boards kept ready on the unmake stack without reallocating.
@@ -480,7 +481,7 @@ fn xfen_to_shredder(fields: &[&str]) -> Option<String> {
     Some(rebuilt.join(" "))
 }
 
-impl Game for Chess {
+impl Rules for Chess {
     type Move = Move;
     type Variant = ChessVariant;
 
@@ -607,8 +608,55 @@ impl Game for Chess {
             .map(|(outcome, reason)| GameEnd::new(outcome, self.side_to_move(), reason))
     }
 
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let lowered = text.trim().to_ascii_lowercase();
+        let well_formed = lowered.is_ascii()
+            && match lowered.len() {
+                4 => true,
+                5 => matches!(lowered.as_bytes()[4], b'n' | b'b' | b'r' | b'q'),
+                _ => false,
+            };
+        if !well_formed {
+            return Err(GameError::InvalidMove(text.to_string()));
+        }
+        let parsed = if self.variant.chess960 {
+            lowered.parse::<Move>()
+        } else {
+            parse_uci_move(&self.board, &lowered)
+        };
+        let mv = parsed.map_err(|_| GameError::InvalidMove(text.to_string()))?;
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(GameError::IllegalMove(text.to_string()))
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        if self.variant.chess960 {
+            mv.to_string()
+        } else {
+            display_uci_move(&self.board, mv).to_string()
+        }
+    }
+
+    fn format_move_record(&self, mv: Move) -> String {
+        san(&self.board, mv)
+    }
+}
+
+impl SearchHooks for Chess {
     /// With a net, from the current accumulator if it is computed, else from scratch (the
-    /// search asks [`Game::evaluate_mut`], which computes it).
+    /// search asks [`SearchHooks::evaluate_mut`], which computes it).
     fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(nnue) => nnue
@@ -630,10 +678,6 @@ impl Game for Chess {
             }
             None => evaluate_board(&self.board),
         }
-    }
-
-    fn hash(&self) -> u64 {
-        self.board.hash()
     }
 
     fn encode_move(mv: Move) -> u16 {
@@ -685,47 +729,6 @@ impl Game for Chess {
         } else {
             -100_000 + 1_000 * victim_rank - attacker_rank
         }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        let lowered = text.trim().to_ascii_lowercase();
-        let well_formed = lowered.is_ascii()
-            && match lowered.len() {
-                4 => true,
-                5 => matches!(lowered.as_bytes()[4], b'n' | b'b' | b'r' | b'q'),
-                _ => false,
-            };
-        if !well_formed {
-            return Err(GameError::InvalidMove(text.to_string()));
-        }
-        let parsed = if self.variant.chess960 {
-            lowered.parse::<Move>()
-        } else {
-            parse_uci_move(&self.board, &lowered)
-        };
-        let mv = parsed.map_err(|_| GameError::InvalidMove(text.to_string()))?;
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        if moves.is_empty() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if moves.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(GameError::IllegalMove(text.to_string()))
-        }
-    }
-
-    fn format_move(&self, mv: Move) -> String {
-        if self.variant.chess960 {
-            mv.to_string()
-        } else {
-            display_uci_move(&self.board, mv).to_string()
-        }
-    }
-
-    fn format_move_record(&self, mv: Move) -> String {
-        san(&self.board, mv)
     }
 
     // Retuned for the net gen4-hm256x8, each change over 2 s + 0.02 s games against the
@@ -842,6 +845,8 @@ impl Game for Chess {
             || self.repetitions(true) >= 1
     }
 }
+
+impl ExactHooks for Chess {}
 
 /// A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `Qh4#`),
 /// as PGN records write it.

@@ -799,7 +799,7 @@ mod incremental_tests {
     use super::tests::{random_bucketed, random_network};
     use super::*;
     use crate::games::chess::{Chess, ChessVariant};
-    use crate::search::{Game, MoveList};
+    use crate::search::{MoveList, Rules, SearchHooks};
 
     /// Checks the incremental accumulator of `game`, brought up to date, against a full
     /// refresh, and its evaluation before and after (from scratch while it is not computed).

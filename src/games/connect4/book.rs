@@ -2,8 +2,8 @@
 //! can face in the first plies of a game when it follows the book, whatever the second
 //! player replies, one winning move. Built by the game's own solver
 //! (`cutoff --game connect4 book build --plies N --out FILE`, [`build`]); the engine plays
-//! from it through [`Game::book_move`](crate::search::Game::book_move), and its own exact
-//! solver takes over where the book ends.
+//! from it through [`ExactHooks::book_move`](crate::search::ExactHooks::book_move), and its
+//! own exact solver takes over where the book ends.
 //!
 //! The book is text, shipped in the binary: `#` comment lines (how it was built), then one
 //! line per position, `<key> <column>`, sorted by key: the key is the position's solver key
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use super::solver::{mirror, Connect4Solver};
 use super::{Column, Connect4, BOARD, COLUMN_BITS, WIDTH};
-use crate::search::{ExactSearch, Game, MoveList};
+use crate::search::{ExactSearch, MoveList, Rules};
 
 /// The shipped book.
 const BOOK_TEXT: &str = include_str!("first_player_book.txt");

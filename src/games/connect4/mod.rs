@@ -7,7 +7,7 @@
 //! stone; `current + mask` is a unique key of the position.
 //!
 //! Making and unmaking a move are a handful of bit operations. The position caches whether
-//! the last move completed four in a row, so [`Game::outcome`] is O(1); a won position
+//! the last move completed four in a row, so [`Rules::outcome`] is O(1); a won position
 //! generates no moves, which is what perft counts rely on.
 //!
 //! Exact values come from the game's own solver ([`solver`]), which `cutoff solve` uses and
@@ -24,8 +24,9 @@ pub mod test_sets;
 
 use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks};
+use crate::rng::mix64;
 use crate::search::game::QUIET_HINT_LIMIT;
-use crate::search::{Game, GameError, MoveList, Outcome, Player};
+use crate::search::{ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks};
 
 /// Connect Four in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -163,13 +164,6 @@ fn threat_score(own: u64, other: u64, playable: u64, first: bool) -> i32 {
         + 8 * (live & (playable << 1)).count_ones()
         + 48 * (own & (own >> 1)).count_ones();
     score as i32
-}
-
-/// 64-bit finalizer of splitmix64: spreads every input bit over the whole key.
-fn mix(mut key: u64) -> u64 {
-    key = (key ^ (key >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    key = (key ^ (key >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    key ^ (key >> 31)
 }
 
 /// A Connect Four move: the index of the column a stone is dropped into, 0 (left) to 6.
@@ -322,7 +316,7 @@ fn check_fours(to_move: u64, moved: u64) -> Result<bool, String> {
     Ok(won)
 }
 
-impl Game for Connect4 {
+impl Rules for Connect4 {
     type Move = Column;
     type Variant = ();
 
@@ -430,15 +424,30 @@ impl Game for Connect4 {
         }
     }
 
-    fn dedicated_solver(
-        hash_mb: usize,
-        threads: usize,
-    ) -> Option<Box<dyn crate::search::ExactSearch<Self>>> {
-        let mut solver = solver::Connect4Solver::new(hash_mb);
-        solver.threads = threads.max(1);
-        Some(Box::new(solver))
+    fn hash(&self) -> u64 {
+        mix64(self.current + self.mask)
     }
 
+    fn parse_move(&self, text: &str) -> Result<Column, GameError> {
+        let column = match text.trim().as_bytes() {
+            [digit @ b'1'..=b'7'] => usize::from(digit - b'1'),
+            _ => return Err(GameError::InvalidMove(text.to_string())),
+        };
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if !self.can_play(column) {
+            return Err(GameError::IllegalMove(text.to_string()));
+        }
+        Ok(Column(column as u8))
+    }
+
+    fn format_move(&self, mv: Column) -> String {
+        char::from(b'1' + mv.0).to_string()
+    }
+}
+
+impl SearchHooks for Connect4 {
     /// Threat-based evaluation from the side to move's view: threat cells weighted by row
     /// parity and how soon they can be played, a centre preference and a tempo bonus.
     fn evaluate(&self) -> i32 {
@@ -465,10 +474,6 @@ impl Game for Connect4 {
             - centre_score(other)
             + TEMPO;
         score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
-    }
-
-    fn hash(&self) -> u64 {
-        mix(self.current + self.mask)
     }
 
     fn encode_move(mv: Column) -> u16 {
@@ -500,23 +505,16 @@ impl Game for Connect4 {
         let threats_after = threat_cells(self.current | cell, self.mask | cell);
         16 * threats_after.count_ones() as i32 + centre
     }
+}
 
-    fn parse_move(&self, text: &str) -> Result<Column, GameError> {
-        let column = match text.trim().as_bytes() {
-            [digit @ b'1'..=b'7'] => usize::from(digit - b'1'),
-            _ => return Err(GameError::InvalidMove(text.to_string())),
-        };
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if !self.can_play(column) {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(Column(column as u8))
-    }
-
-    fn format_move(&self, mv: Column) -> String {
-        char::from(b'1' + mv.0).to_string()
+impl ExactHooks for Connect4 {
+    fn dedicated_solver(
+        hash_mb: usize,
+        threads: usize,
+    ) -> Option<Box<dyn crate::search::ExactSearch<Self>>> {
+        let mut solver = solver::Connect4Solver::new(hash_mb);
+        solver.threads = threads.max(1);
+        Some(Box::new(solver))
     }
 
     fn remaining_plies_bound(&self) -> Option<u32> {

@@ -27,7 +27,7 @@ use std::sync::{mpsc, Arc};
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
 use crate::search::exact::{one_by_one, Interrupt};
 use crate::search::score::{outcome_score, MATE};
-use crate::search::{ExactSearch, Game, Score};
+use crate::search::{ExactSearch, Rules, Score};
 
 /// Columns in the order moves are tried when nothing else tells them apart: centre first.
 const ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];

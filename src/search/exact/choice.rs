@@ -124,6 +124,7 @@ mod tests {
     use crate::search::exact::CoreSearch;
     use crate::search::minimax::minimax;
     use crate::search::MoveList;
+    use crate::search::Rules;
 
     fn position(cells: &[u8]) -> (Mnk, MoveList<Cell>) {
         let mut game = Mnk::start(&MnkVariant::TICTACTOE);

@@ -102,6 +102,7 @@ mod tests {
     use crate::games::mnk::{Cell, Mnk, MnkVariant};
     use crate::search::ordering::history_bonus;
     use crate::search::tt::TranspositionTable;
+    use crate::search::Rules;
 
     fn searcher() -> Searcher<Mnk> {
         Searcher::new(Arc::new(TranspositionTable::new(1)))

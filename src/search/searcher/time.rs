@@ -86,6 +86,7 @@ mod tests {
     use crate::search::game::Pruning;
     use crate::search::limits::Deadlines;
     use crate::search::tt::TranspositionTable;
+    use crate::search::Rules;
 
     /// A searcher at tic-tac-toe's start, its game's pruning switched to `exact` or not.
     fn searcher(exact: bool) -> (Mnk, Searcher<Mnk>) {

@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::clock::SearchLimits;
-use super::engine::EngineConfig;
 use super::openings::BookFormat;
-use super::rules::{DrawRule, RefereeSettings, ResignRule};
 use super::stats::{EloModel, Sprt};
 use crate::games::{self, GameKind};
 use crate::protocol::dialect::Dialect;
+use crate::tools::referee::{
+    parse_num, parse_secs, parse_tc, DrawRule, EngineConfig, RefereeSettings, ResignRule,
+    SearchLimits,
+};
 
 /// Who plays whom when there are more than two engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,46 +68,6 @@ pub struct MatchConfig {
     pub event: String,
     /// Print every finished game.
     pub verbose_games: bool,
-}
-
-fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value
-        .parse()
-        .map_err(|_| format!("invalid value '{value}' for '{key}'"))
-}
-
-fn parse_secs(key: &str, value: &str) -> Result<u64, String> {
-    let secs: f64 = parse_num(key, value)?;
-    if !(secs.is_finite() && secs >= 0.0) {
-        return Err(format!("invalid value '{value}' for '{key}'"));
-    }
-    Ok((secs * 1000.0).round() as u64)
-}
-
-/// Parses `[moves/]base[+inc]` in seconds (`10+0.1`, `40/60`, `0:30+0.5` minutes:seconds).
-pub fn parse_tc(text: &str) -> Result<SearchLimits, String> {
-    let (moves, rest) = match text.split_once('/') {
-        Some((m, rest)) => (Some(parse_num::<u32>("tc", m)?), rest),
-        None => (None, text),
-    };
-    if moves == Some(0) {
-        return Err(format!("invalid time control '{text}'"));
-    }
-    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-    let base_ms = match base.split_once(':') {
-        Some((min, sec)) => parse_secs("tc", min)? * 60 + parse_secs("tc", sec)?,
-        None => parse_secs("tc", base)?,
-    };
-    let inc_ms = parse_secs("tc", inc)?;
-    if base_ms == 0 && inc_ms == 0 {
-        return Err(format!("time control '{text}' gives no time at all"));
-    }
-    Ok(SearchLimits {
-        base_ms: Some(base_ms),
-        inc_ms,
-        moves_per_period: moves,
-        ..SearchLimits::default()
-    })
 }
 
 /// Engine settings being collected from `-engine` and `-each` groups.

@@ -3,33 +3,23 @@
 //!
 //! The pieces, one job each:
 //! - [`config`] parses the fastchess-style command line;
-//! - [`rules`] holds the referee's settings and the end of a game by the rules, shared by
-//!   the others and importing none of them;
-//! - [`openings`] reads and checks openings, `schedule` orders them and makes the queue
-//!   of games;
-//! - `workers` plays the queue on worker threads, each with its own engines;
-//! - [`engine`] runs an engine process with deadlines, `engine_side` makes it a player;
-//! - [`referee`] plays one game generically over [`Game`], with [`clock`] keeping time
-//!   and [`adjudication`] judging by the engines' scores;
-//! - [`record`] is what a game leaves, `pgn` writes it as PGN or a record line;
+//! - [`openings`] reads books of openings, `schedule` orders them and makes the queue of
+//!   games;
+//! - `workers` plays the queue on worker threads, each with its own engines, every game
+//!   through the [`referee`](crate::tools::referee) that `cutoff play` uses too (rules,
+//!   clocks, engines, adjudication, the record of a game);
+//! - `pgn` writes a game's record as PGN or a record line;
 //! - `tally` counts results and runs the SPRT, with [`stats`] doing the arithmetic;
 //! - `output` writes files, progress and the summary.
 //!
 //! [`run`] ties them together: the workers play, the calling thread counts and writes each
 //! game as it finishes, and stops the workers when the SPRT decides or on Ctrl-C.
 
-pub mod adjudication;
 pub mod cli;
-pub mod clock;
 pub mod config;
-pub mod engine;
-pub(crate) mod engine_side;
 pub mod openings;
 mod output;
 mod pgn;
-pub mod record;
-pub mod referee;
-pub mod rules;
 mod schedule;
 pub mod stats;
 mod tally;
@@ -40,9 +30,9 @@ use std::sync::Arc;
 
 use crate::games::{GameVisitor, Registered};
 use crate::search::Game;
+use crate::tools::referee::GameRecord;
 use config::MatchConfig;
 use output::Output;
-use record::GameRecord;
 use schedule::Job;
 use tally::Tally;
 use workers::Event;

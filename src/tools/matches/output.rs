@@ -10,9 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::config::MatchConfig;
 use super::pgn;
-use super::record::GameRecord;
 use super::stats::EloEstimate;
 use super::tally::{GameEntry, MatchEnd, MatchResults, PairingResult, SprtReport};
+use crate::tools::referee::GameRecord;
 
 /// The outputs written while games finish: files opened at the start and appended to,
 /// the per-game lines and the progress bar.

@@ -1,8 +1,8 @@
 //! Game records: PGN (any game: the move text is in the game's own notation, with a
 //! `Variant` tag for games other than chess) and a one-line plain record per game.
 
-use super::record::{GameRecord, PlayedMove};
 use crate::games::GameKind;
+use crate::tools::referee::{GameRecord, PlayedMove};
 
 /// Everything a PGN header needs besides the record itself.
 pub struct PgnContext<'a> {
@@ -178,8 +178,7 @@ pub fn to_record_line(record: &GameRecord, round: &str) -> String {
 mod tests {
     use super::*;
     use crate::search::GameResult;
-    use crate::tools::matches::openings::Opening;
-    use crate::tools::matches::record::Termination;
+    use crate::tools::referee::{Opening, Termination};
 
     fn record() -> GameRecord {
         let mv = |text: &str, score: Option<&str>| PlayedMove {

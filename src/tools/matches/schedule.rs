@@ -5,8 +5,9 @@
 use std::collections::VecDeque;
 
 use super::config::{MatchConfig, Tournament};
-use super::openings::{parse_book, shuffle, Opening};
+use super::openings::{parse_book, shuffle};
 use crate::search::Game;
+use crate::tools::referee::Opening;
 
 /// One game to play.
 #[derive(Clone, Debug)]

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::config::MatchConfig;
-use super::record::GameRecord;
 use super::schedule::Job;
 use super::stats::{self, EloEstimate, Penta, SprtDecision, Wdl};
 use crate::search::GameResult;
+use crate::tools::referee::GameRecord;
 
 /// How a match ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]

@@ -9,11 +9,11 @@ use std::thread;
 use std::time::Duration;
 
 use super::config::MatchConfig;
-use super::engine::{EngineFailure, EngineProcess};
-use super::record::{loss_for, GameRecord, Termination};
-use super::referee;
 use super::schedule::Job;
 use crate::search::Game;
+use crate::tools::referee::{
+    self, loss_for, EngineFailure, EngineProcess, GameRecord, Termination,
+};
 
 /// How often the collecting thread looks at the Ctrl-C flag while no game finishes.
 const POLL: Duration = Duration::from_millis(100);

@@ -28,7 +28,7 @@ use cozy_chess::{Board, Color, Piece};
 use crate::games::chess::{Chess, ChessVariant};
 use crate::nnue::selfplay::{opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use crate::search::score::is_mate;
-use crate::search::{Game, GameResult, Limits, Player, ThreadPool};
+use crate::search::{GameResult, Limits, Player, Rules, SearchHooks, ThreadPool};
 
 /// A score (centipawns, side to move's view) that adjudicates the game when held long enough.
 pub const WIN_SCORE: i32 = 1_500;

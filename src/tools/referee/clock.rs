@@ -160,6 +160,48 @@ pub(super) fn go_command(
     go
 }
 
+/// Parses the value of `key`, saying which key had a bad value.
+pub(crate) fn parse_num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("invalid value '{value}' for '{key}'"))
+}
+
+/// Parses a time in seconds (fractions allowed) into milliseconds.
+pub(crate) fn parse_secs(key: &str, value: &str) -> Result<u64, String> {
+    let secs: f64 = parse_num(key, value)?;
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("invalid value '{value}' for '{key}'"));
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+/// Parses `[moves/]base[+inc]` in seconds (`10+0.1`, `40/60`, `0:30+0.5` minutes:seconds).
+pub fn parse_tc(text: &str) -> Result<SearchLimits, String> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => (Some(parse_num::<u32>("tc", m)?), rest),
+        None => (None, text),
+    };
+    if moves == Some(0) {
+        return Err(format!("invalid time control '{text}'"));
+    }
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+    let base_ms = match base.split_once(':') {
+        Some((min, sec)) => parse_secs("tc", min)? * 60 + parse_secs("tc", sec)?,
+        None => parse_secs("tc", base)?,
+    };
+    let inc_ms = parse_secs("tc", inc)?;
+    if base_ms == 0 && inc_ms == 0 {
+        return Err(format!("time control '{text}' gives no time at all"));
+    }
+    Ok(SearchLimits {
+        base_ms: Some(base_ms),
+        inc_ms,
+        moves_per_period: moves,
+        ..SearchLimits::default()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use super::adjudication::adjudicate;
 use super::clock::{Clock, SearchLimits};
-use super::openings::Opening;
+use super::opening::Opening;
 use super::record::{loss_for, GameRecord, PlayedMove, Termination};
 use super::rules::game_end;
 // `pub`: a side is given these settings, so they belong to the referee's interface.

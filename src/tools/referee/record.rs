@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::openings::Opening;
+use super::opening::Opening;
 use crate::search::GameResult;
 
 /// How a game ended.
@@ -100,7 +100,7 @@ impl GameRecord {
 }
 
 /// The result of a game that the player in `seat` (0 first, 1 second) loses.
-pub(super) fn loss_for(seat: usize) -> GameResult {
+pub fn loss_for(seat: usize) -> GameResult {
     if seat == 0 {
         GameResult::SecondWins
     } else {

@@ -1,7 +1,8 @@
-//! The rules a referee applies, shared by every file of the match runner: its settings
-//! (timeouts, the time margin, the draw and resign rules) and the end of a game by the
-//! game's own rules, with the reason in words. It imports none of its siblings, so the
-//! files of `tools/matches/` that use it form no circle.
+//! The rules a referee applies, shared by every file of the referee and by the match
+//! runner's command line: its settings (timeouts, the time margin, the draw and resign
+//! rules) and the end of a game by the game's own rules, with the reason in words. It
+//! imports none of its siblings, so the files of `tools/referee/` that use it form no
+//! circle.
 
 use std::time::Duration;
 

@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use super::grid::{self, Mark};
 
-use super::{BenchPosition, GameInfo, PieceMarks};
+use super::{
+    BenchPosition, GameInfo, PieceMarks, VariantOption, VariantOptionKind, VariantSettings,
+};
 use crate::search::game::{
     Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
 };
@@ -38,7 +40,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     bench_depth: 9,
     opening_book: "openings/tictactoe.txt",
     match_tc: "0.2+0.01",
-    chess960: false,
+    variant_options: &[],
     eval_net: None,
     training: None,
     solvable: true,
@@ -78,7 +80,29 @@ pub const GOMOKU_INFO: GameInfo = GameInfo {
     match_tc: "2+0.02",
     solvable: false,
     pgn_variant: Some("gomoku"),
+    variant_options: &[GOMOKU_SIZE_OPTION, GOMOKU_RULE_OPTION],
+    own_dialect: Some("gomocup"),
     ..TICTACTOE_INFO
+};
+
+/// Gomoku's `BoardSize` option: the side of its square board, 5 to [`MAX_SIDE`] here.
+pub const GOMOKU_SIZE_OPTION: VariantOption = VariantOption {
+    name: "BoardSize",
+    kind: VariantOptionKind::Spin {
+        default: 15,
+        min: 5,
+        max: MAX_SIDE as i64,
+    },
+};
+
+/// Gomoku's `Rule` option: `freestyle` (five or more in a row wins) is the one rule of
+/// the m,n,k game; `exact5` (exactly five) needs a game that tells overlines apart.
+pub const GOMOKU_RULE_OPTION: VariantOption = VariantOption {
+    name: "Rule",
+    kind: VariantOptionKind::Combo {
+        default: "freestyle",
+        vars: &["freestyle"],
+    },
 };
 
 /// Largest board side: 16 keeps files within `a..p` and cells within `MAX_MOVES`.
@@ -138,6 +162,18 @@ impl MnkVariant {
         height: 15,
         k: 5,
     };
+
+    /// Gomoku on the board `BoardSize` ([`GOMOKU_SIZE_OPTION`]) selects, 15x15 by
+    /// default; a size outside the option's range (which setting it refuses) is read as
+    /// the default.
+    pub fn gomoku_from_settings(settings: &VariantSettings) -> MnkVariant {
+        let side = settings.spin(&GOMOKU_SIZE_OPTION);
+        u8::try_from(side)
+            .ok()
+            .and_then(|side| MnkVariant::new(side, side, 5).ok())
+            .filter(|_| side >= 5)
+            .unwrap_or(MnkVariant::GOMOKU)
+    }
 
     /// A checked variant: `1 <= width, height <= 16` and `1 <= k <= max(width, height)`.
     pub fn new(width: u8, height: u8, k: u8) -> Result<MnkVariant, GameError> {

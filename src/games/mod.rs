@@ -14,10 +14,13 @@
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
 //!      players, how the board marks pieces, bench positions and depth, opening book, the
 //!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
-//!      protocol dialect of its own, a loadable evaluation net and the training of it
+//!      protocol or dialect of its own, the protocol options that choose its variant
+//!      (read by its variant builder), a loadable evaluation net and the training of it
 //!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
-//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`.
+//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`
+//!    (the variant built from the [`VariantSettings`]: its variant options' values and the
+//!    evaluation).
 //! 3. Its **opening book** `openings/<name>.txt` (made by `scripts/gen_openings.py`), and
 //!    its section in README.md and protocol.md (notation, FEN, end of the game).
 //!
@@ -36,7 +39,7 @@ pub mod setup;
 
 pub use registry::{
     BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
-    TestLine, TrainingSupport, VariantSettings,
+    TestLine, TrainingSupport, VariantOption, VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {
@@ -44,7 +47,7 @@ registry::registry! {
     Connect4: connect4::Connect4 = |_| (), connect4::INFO;
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
-    Gomoku: mnk::Mnk = |_| mnk::MnkVariant::GOMOKU, mnk::GOMOKU_INFO;
+    Gomoku: mnk::Mnk = mnk::MnkVariant::gomoku_from_settings, mnk::GOMOKU_INFO;
     Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 

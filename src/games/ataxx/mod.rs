@@ -73,7 +73,7 @@ pub const INFO: GameInfo = GameInfo {
     bench_depth: 12,
     opening_book: "openings/ataxx.txt",
     match_tc: "2+0.02",
-    chess960: false,
+    variant_options: &[],
     eval_net: Some(nnue::NET_SUPPORT),
     training: Some(datagen::TRAINING),
     solvable: false,

@@ -13,7 +13,7 @@ pub const INFO: GameInfo = GameInfo {
     bench_depth: 11,
     opening_book: "openings/chess.txt",
     match_tc: "8+0.08",
-    chess960: true,
+    variant_options: &[super::CHESS960_OPTION],
     eval_net: Some(super::nnue::NET_SUPPORT),
     training: Some(super::training::TRAINING),
     solvable: false,

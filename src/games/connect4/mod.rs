@@ -45,7 +45,7 @@ pub const INFO: GameInfo = GameInfo {
     bench_depth: 14,
     opening_book: "openings/connect4.txt",
     match_tc: "1+0.01",
-    chess960: false,
+    variant_options: &[],
     eval_net: None,
     training: None,
     solvable: true,

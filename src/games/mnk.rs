@@ -19,7 +19,8 @@ use std::sync::Arc;
 use super::grid::{self, Mark};
 
 use super::{
-    BenchPosition, GameInfo, PieceMarks, VariantOption, VariantOptionKind, VariantSettings,
+    BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
+    VariantOptionKind, VariantSettings,
 };
 use crate::search::game::{
     Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
@@ -32,21 +33,25 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     summary: "tic-tac-toe: 3x3, three in a row; moves are cells a1-c3",
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
-    bench_positions: &[
-        BenchPosition::from_start(""),
-        BenchPosition::from_start("b2 a1"),
-        BenchPosition::from_start("a1 b2 c3"),
-    ],
-    bench_depth: 9,
-    opening_book: "openings/tictactoe.txt",
-    match_tc: "0.2+0.01",
-    variant_options: &[],
     eval_net: None,
     training: None,
-    solvable: true,
-    pgn_variant: Some("tictactoe"),
-    test_set: None,
-    own_dialect: None,
+    protocol: ProtocolSettings {
+        variant_options: &[],
+        pgn_variant: Some("tictactoe"),
+        own_dialect: None,
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start(""),
+            BenchPosition::from_start("b2 a1"),
+            BenchPosition::from_start("a1 b2 c3"),
+        ],
+        bench_depth: 9,
+        opening_book: "openings/tictactoe.txt",
+        match_tc: "0.2+0.01",
+        solvable: true,
+        test_set: None,
+    },
 };
 
 /// 4x4 tic-tac-toe (four in a row) in the registry.
@@ -54,14 +59,20 @@ pub const TICTACTOE4_INFO: GameInfo = GameInfo {
     name: "tictactoe4",
     aliases: &["4x4"],
     summary: "4x4, four in a row; moves are cells a1-d4",
-    bench_positions: &[
-        BenchPosition::from_start("b2 c3"),
-        BenchPosition::from_start("a1 b2 c3 d4 a4"),
-    ],
-    bench_depth: 8,
-    opening_book: "openings/tictactoe4.txt",
-    match_tc: "0.5+0.01",
-    pgn_variant: Some("tictactoe4"),
+    protocol: ProtocolSettings {
+        pgn_variant: Some("tictactoe4"),
+        ..TICTACTOE_INFO.protocol
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start("b2 c3"),
+            BenchPosition::from_start("a1 b2 c3 d4 a4"),
+        ],
+        bench_depth: 8,
+        opening_book: "openings/tictactoe4.txt",
+        match_tc: "0.5+0.01",
+        ..TICTACTOE_INFO.tools
+    },
     ..TICTACTOE_INFO
 };
 
@@ -70,18 +81,23 @@ pub const GOMOKU_INFO: GameInfo = GameInfo {
     name: "gomoku",
     aliases: &["freestyle"],
     summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
-    bench_positions: &[
-        BenchPosition::from_start("h8"),
-        BenchPosition::from_start("h8 h9 i8 g8 i9"),
-        BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
-    ],
-    bench_depth: 4,
-    opening_book: "openings/gomoku.txt",
-    match_tc: "2+0.02",
-    solvable: false,
-    pgn_variant: Some("gomoku"),
-    variant_options: &[GOMOKU_SIZE_OPTION, GOMOKU_RULE_OPTION],
-    own_dialect: Some("gomocup"),
+    protocol: ProtocolSettings {
+        pgn_variant: Some("gomoku"),
+        variant_options: &[GOMOKU_SIZE_OPTION, GOMOKU_RULE_OPTION],
+        own_dialect: Some("gomocup"),
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start("h8"),
+            BenchPosition::from_start("h8 h9 i8 g8 i9"),
+            BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
+        ],
+        bench_depth: 4,
+        opening_book: "openings/gomoku.txt",
+        match_tc: "2+0.02",
+        solvable: false,
+        ..TICTACTOE_INFO.tools
+    },
     ..TICTACTOE_INFO
 };
 

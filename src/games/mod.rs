@@ -12,10 +12,11 @@
 //!      capture history indices, a dedicated solver, a book move) only where the game
 //!      gains from them;
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
-//!      players, how the board marks pieces, bench positions and depth, opening book, the
-//!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
-//!      protocol or dialect of its own, the protocol options that choose its variant
-//!      (read by its variant builder), a loadable evaluation net and the training of it
+//!      players, how the board marks pieces; its [`ProtocolSettings`]: a protocol or
+//!      dialect of its own, the protocol options that choose its variant (read by its
+//!      variant builder), its PGN variant tag; its [`ToolSettings`]: bench positions and
+//!      depth, opening book, the SPRT time control, whether `solve` may run unbudgeted, a
+//!      test-set format; a loadable evaluation net and the training of it
 //!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
 //! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`
@@ -38,8 +39,9 @@ pub mod registry;
 pub mod setup;
 
 pub use registry::{
-    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
-    TestLine, TrainingSupport, VariantOption, VariantOptionKind, VariantSettings,
+    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
+    ProtocolSettings, Registered, TestLine, ToolSettings, TrainingSupport, VariantOption,
+    VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {
@@ -115,7 +117,7 @@ pub fn find(name: &str) -> Option<GameKind> {
 
 /// The game whose own protocol dialect starts with `handshake` (`uai`: Ataxx), if any.
 pub fn with_dialect(handshake: &str) -> Option<GameKind> {
-    all().find(|kind| kind.info().own_dialect == Some(handshake))
+    all().find(|kind| kind.info().protocol.own_dialect == Some(handshake))
 }
 
 /// The names of every game, joined by `separator` (for help texts and errors).
@@ -138,19 +140,22 @@ mod tests {
 
         fn visit<G: crate::search::Game>(self, game: Registered<G>) -> Self::Output {
             let info = game.info;
-            if info.bench_positions.is_empty() || info.bench_depth == 0 {
+            if info.tools.bench_positions.is_empty() || info.tools.bench_depth == 0 {
                 return Err(format!("{}: no bench", info.name));
             }
-            for position in info.bench_positions {
+            for position in info.tools.bench_positions {
                 position
                     .position::<G>(&game.variant)
                     .map_err(|e| format!("{}: bench position {position:?}: {e}", info.name))?;
             }
             if !std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(info.opening_book)
+                .join(info.tools.opening_book)
                 .is_file()
             {
-                return Err(format!("{}: no book at {}", info.name, info.opening_book));
+                return Err(format!(
+                    "{}: no book at {}",
+                    info.name, info.tools.opening_book
+                ));
             }
             Ok(())
         }

@@ -118,7 +118,9 @@ pub struct TrainingSupport {
     pub check: fn(&[u8]) -> Result<(), String>,
 }
 
-/// What a game (one variant of it) tells about itself, once, for every tool.
+/// What a game (one variant of it) tells about itself, once, for every tool: who it is,
+/// its [protocol settings](ProtocolSettings), its [tool settings](ToolSettings), and its
+/// learned evaluation.
 #[derive(Clone, Debug)]
 pub struct GameInfo {
     /// The name used by `--game`, the `Game` option and `cutoff match -game`.
@@ -131,6 +133,42 @@ pub struct GameInfo {
     pub players: [&'static str; 2],
     /// How the board drawing marks each player's pieces.
     pub pieces: PieceMarks,
+    /// How the protocols and game records speak of it.
+    pub protocol: ProtocolSettings,
+    /// What the tools (bench, matches, solve) use.
+    pub tools: ToolSettings,
+    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
+    pub eval_net: Option<NetSupport>,
+    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
+    pub training: Option<TrainingSupport>,
+}
+
+/// A game's protocol settings: what the engine's protocols and its game records say of it.
+#[derive(Clone, Debug)]
+pub struct ProtocolSettings {
+    /// The name of a protocol or dialect that belongs to this game: `uai` for Ataxx (the
+    /// handshake selects the game), `gomocup` for gomoku (the Gomocup front end plays it).
+    pub own_dialect: Option<&'static str>,
+    /// The protocol options that choose its variant (chess: `UCI_Chess960`; gomoku: board
+    /// size and rule), offered only while it is the current game; its variant builder reads
+    /// their values from [`VariantSettings::options`].
+    pub variant_options: &'static [VariantOption],
+    /// The PGN `Variant` tag of its game records; `None` for standard chess.
+    pub pgn_variant: Option<&'static str>,
+}
+
+impl ProtocolSettings {
+    /// No dialect, no variant option, no PGN variant tag.
+    pub const NONE: ProtocolSettings = ProtocolSettings {
+        own_dialect: None,
+        variant_options: &[],
+        pgn_variant: None,
+    };
+}
+
+/// A game's tool settings: what `bench`, `solve`, `cutoff match` and `scripts/sprt.sh` use.
+#[derive(Clone, Debug)]
+pub struct ToolSettings {
     /// The positions `bench` searches.
     pub bench_positions: &'static [BenchPosition],
     /// The depth `bench` searches them to.
@@ -139,23 +177,10 @@ pub struct GameInfo {
     pub opening_book: &'static str,
     /// The time control `scripts/sprt.sh` uses by default, `base+inc` in seconds.
     pub match_tc: &'static str,
-    /// The protocol options that choose its variant (chess: `UCI_Chess960`; gomoku: board
-    /// size and rule), offered only while it is the current game; its variant builder reads
-    /// their values from [`VariantSettings::options`].
-    pub variant_options: &'static [VariantOption],
-    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
-    pub eval_net: Option<NetSupport>,
-    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
-    pub training: Option<TrainingSupport>,
     /// Whether `solve` may search it without a node budget (its tree is small enough).
     pub solvable: bool,
-    /// The PGN `Variant` tag of its game records; `None` for standard chess.
-    pub pgn_variant: Option<&'static str>,
     /// Parses a line of the game's exact test sets (for `solve --check`), if it has any.
     pub test_set: Option<TestLineParser>,
-    /// The name of a protocol or dialect that belongs to this game: `uai` for Ataxx (the
-    /// handshake selects the game), `gomocup` for gomoku (the Gomocup front end plays it).
-    pub own_dialect: Option<&'static str>,
 }
 
 impl GameInfo {

@@ -228,7 +228,7 @@ impl Controller {
             evaluation: self.evaluation(),
             ..VariantSettings::default()
         };
-        for option in self.game.info().variant_options {
+        for option in self.game.info().protocol.variant_options {
             let value = self
                 .variant_values
                 .iter()

@@ -461,6 +461,7 @@ fn accept_rule(controller: &mut Controller, rule: u32) -> Result<(), String> {
 /// The game's variant option `name`, if it has one.
 fn variant_option(game: GameKind, name: &str) -> Option<VariantOption> {
     game.info()
+        .protocol
         .variant_options
         .iter()
         .find(|option| option.name == name)

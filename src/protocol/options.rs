@@ -104,7 +104,13 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
         ),
         format!("option name Game type combo default {game}{games}"),
     ];
-    lines.extend(game.info().variant_options.iter().map(VariantOption::line));
+    lines.extend(
+        game.info()
+            .protocol
+            .variant_options
+            .iter()
+            .map(VariantOption::line),
+    );
     if game.info().eval_net.is_some() {
         lines.push("option name EvalFile type string default <empty>".to_string());
         lines.push(format!(
@@ -220,6 +226,7 @@ fn parse_variant_option(
 ) -> Result<OptionChange, OptionError> {
     let declared = |kind: GameKind| {
         kind.info()
+            .protocol
             .variant_options
             .iter()
             .find(|option| option.name.eq_ignore_ascii_case(name.trim()))

@@ -41,6 +41,7 @@ pub fn run_command(kind: GameKind, options: &PerftOptions) -> Result<Vec<String>
     if options.chess960 {
         let option = kind
             .info()
+            .protocol
             .variant_options
             .iter()
             .find(|option| option.name == "UCI_Chess960")

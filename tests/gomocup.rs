@@ -336,3 +336,60 @@ fn end_exits_and_about_answers_one_line() {
         .wait_exit(TIMEOUT)
         .is_some_and(|status| status.success()));
 }
+
+/// A Gomocup command, well formed or not, with numbers around the board's limits.
+fn gomocup_command() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let coordinate = 0u32..24;
+    prop_oneof![
+        (3u32..25).prop_map(|n| format!("START {n}")),
+        (3u32..25, 3u32..25).prop_map(|(w, h)| format!("RECTSTART {w},{h}")),
+        Just("BEGIN".to_string()),
+        Just("RESTART".to_string()),
+        Just("YXSTOP".to_string()),
+        (coordinate.clone(), coordinate.clone()).prop_map(|(x, y)| format!("TURN {x},{y}")),
+        (coordinate.clone(), coordinate.clone()).prop_map(|(x, y)| format!("TAKEBACK {x},{y}")),
+        proptest::collection::vec((0u32..17, 0u32..17, 0u8..4), 0..8).prop_map(|stones| {
+            let lines: Vec<String> = stones
+                .iter()
+                .map(|(x, y, f)| format!("{x},{y},{f}"))
+                .collect();
+            format!("BOARD\n{}\nDONE", lines.join("\n"))
+        }),
+        (0usize..7, 0u64..400).prop_map(|(key, value)| {
+            let keys = [
+                "timeout_turn",
+                "timeout_match",
+                "time_left",
+                "rule",
+                "max_node",
+            ];
+            let key = keys.get(key).copied().unwrap_or("max_depth");
+            format!("INFO {key} {value}")
+        }),
+        "[ -~]{0,30}",
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
+
+    #[test]
+    fn random_gomocup_streams_never_stop_the_engine_answering(
+        commands in proptest::collection::vec(gomocup_command(), 1..30)
+    ) {
+        let mut engine = Engine::start(&["--protocol", "gomocup"]);
+        engine.send("INFO timeout_turn 60");
+        for command in commands {
+            let first = command.split_whitespace().next().unwrap_or_default();
+            if first.eq_ignore_ascii_case("END") {
+                continue;
+            }
+            engine.send(&command);
+            engine.send("INFO timeout_turn 60");
+            sync(&mut engine);
+        }
+        engine.send("END");
+        proptest::prop_assert!(engine.wait_exit(TIMEOUT).is_some_and(|s| s.success()));
+    }
+}

@@ -16,13 +16,17 @@ use cutoff::tools::{self, bench, book, matches, perft, play, solve, tree_stats};
 #[command(
     name = "cutoff",
     version,
-    about = "A game-playing engine speaking UCI and UGI"
+    about = "A game-playing engine speaking UCI, UGI, UAI and the Gomocup protocol"
 )]
 struct Cli {
     /// Game to play (`cutoff games` lists them).
     #[arg(long, default_value_t = games::default_game(), value_parser = parse_game, global = true,
           help = format!("Game to play: {}", games::names(", ")))]
     game: GameKind,
+    /// The protocol spoken without a subcommand: `auto` chooses it by the first input line
+    /// (a Gomocup `START`, `RECTSTART`, `INFO` or `ABOUT` selects Gomocup).
+    #[arg(long, value_enum, default_value_t = protocol::Protocol::Auto)]
+    protocol: protocol::Protocol,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -100,7 +104,7 @@ fn main() -> ExitCode {
             let input = BufReader::new(io::stdin());
             // The protocol's `bench` command is the bench tool, wired in here.
             let bench = |depth, hash_mb| bench::run(depth, hash_mb).lines();
-            let code = protocol::run(input, io::stdout(), game, bench);
+            let code = protocol::run_protocol(input, io::stdout(), game, bench, cli.protocol);
             ExitCode::from(code as u8)
         }
         Some(Tool::Games) => {

@@ -53,6 +53,56 @@ fn ugi_handshake_ends_with_ugiok_for_every_game() {
 }
 
 #[test]
+fn variant_options_are_offered_only_for_their_game() {
+    // Connect Four has no Chess960: not listed, and refused.
+    let mut engine = Engine::game("connect4");
+    engine.send("ugi");
+    let lines = engine.read_until("ugiok", TIMEOUT);
+    assert!(!lines.iter().any(|l| l.contains("Chess960")), "{lines:?}");
+    engine.send("setoption name UCI_Chess960 value true");
+    assert!(engine
+        .expect("info string error")
+        .contains("not available for connect4"));
+    // Switched to chess, the handshake lists it and it works; back to Connect Four, the
+    // game still plays.
+    engine.send("setoption name Game value chess");
+    engine.send("uci");
+    let lines = engine.read_until("uciok", TIMEOUT);
+    assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position startpos moves e2e4");
+    assert!(
+        engine.fen().contains(" HAha "),
+        "Shredder castling fields in Chess960"
+    );
+    engine.send("setoption name Game value connect4");
+    engine.send("position startpos moves 4");
+    assert!(
+        engine.fen().starts_with("7/7/7/7/7/3"),
+        "a Connect Four FEN"
+    );
+    // Gomoku's board size, over UGI.
+    engine.send("setoption name Game value gomoku");
+    engine.send("ugi");
+    let lines = engine.read_until("ugiok", TIMEOUT);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name BoardSize type spin default 15")));
+    assert!(!lines.iter().any(|l| l.contains("Chess960")), "{lines:?}");
+    engine.send("setoption name BoardSize value 9");
+    engine.send("position startpos moves e5");
+    assert_eq!(engine.fen(), "9/9/9/9/4x4/9/9/9/9 o");
+    engine.send("setoption name BoardSize value 23");
+    assert!(engine.expect("info string error").contains("BoardSize"));
+    engine.send("go depth 2");
+    let best = bestmove_of(&engine.expect("bestmove")).unwrap();
+    assert!(
+        best.len() == 2 && best.as_bytes()[0] <= b'i',
+        "{best} on 9x9"
+    );
+}
+
+#[test]
 fn game_option_switches_games() {
     let mut engine = Engine::game("connect4");
     engine.send("setoption name Game value tictactoe");

@@ -18,7 +18,10 @@ use std::sync::Arc;
 
 use super::grid::{self, Mark};
 
-use super::{BenchPosition, GameInfo, PieceMarks};
+use super::{
+    BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
+    VariantOptionKind, VariantSettings,
+};
 use crate::rng::SplitMix;
 use crate::search::game::{
     ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, MAX_MOVES,
@@ -32,21 +35,25 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     summary: "tic-tac-toe: 3x3, three in a row; moves are cells a1-c3",
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
-    bench_positions: &[
-        BenchPosition::from_start(""),
-        BenchPosition::from_start("b2 a1"),
-        BenchPosition::from_start("a1 b2 c3"),
-    ],
-    bench_depth: 9,
-    opening_book: "openings/tictactoe.txt",
-    match_tc: "0.2+0.01",
-    chess960: false,
     eval_net: None,
     training: None,
-    solvable: true,
-    pgn_variant: Some("tictactoe"),
-    test_set: None,
-    own_dialect: None,
+    protocol: ProtocolSettings {
+        variant_options: &[],
+        pgn_variant: Some("tictactoe"),
+        own_dialect: None,
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start(""),
+            BenchPosition::from_start("b2 a1"),
+            BenchPosition::from_start("a1 b2 c3"),
+        ],
+        bench_depth: 9,
+        opening_book: "openings/tictactoe.txt",
+        match_tc: "0.2+0.01",
+        solvable: true,
+        test_set: None,
+    },
 };
 
 /// 4x4 tic-tac-toe (four in a row) in the registry.
@@ -54,14 +61,20 @@ pub const TICTACTOE4_INFO: GameInfo = GameInfo {
     name: "tictactoe4",
     aliases: &["4x4"],
     summary: "4x4, four in a row; moves are cells a1-d4",
-    bench_positions: &[
-        BenchPosition::from_start("b2 c3"),
-        BenchPosition::from_start("a1 b2 c3 d4 a4"),
-    ],
-    bench_depth: 8,
-    opening_book: "openings/tictactoe4.txt",
-    match_tc: "0.5+0.01",
-    pgn_variant: Some("tictactoe4"),
+    protocol: ProtocolSettings {
+        pgn_variant: Some("tictactoe4"),
+        ..TICTACTOE_INFO.protocol
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start("b2 c3"),
+            BenchPosition::from_start("a1 b2 c3 d4 a4"),
+        ],
+        bench_depth: 8,
+        opening_book: "openings/tictactoe4.txt",
+        match_tc: "0.5+0.01",
+        ..TICTACTOE_INFO.tools
+    },
     ..TICTACTOE_INFO
 };
 
@@ -70,17 +83,44 @@ pub const GOMOKU_INFO: GameInfo = GameInfo {
     name: "gomoku",
     aliases: &["freestyle"],
     summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
-    bench_positions: &[
-        BenchPosition::from_start("h8"),
-        BenchPosition::from_start("h8 h9 i8 g8 i9"),
-        BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
-    ],
-    bench_depth: 4,
-    opening_book: "openings/gomoku.txt",
-    match_tc: "2+0.02",
-    solvable: false,
-    pgn_variant: Some("gomoku"),
+    protocol: ProtocolSettings {
+        pgn_variant: Some("gomoku"),
+        variant_options: &[GOMOKU_SIZE_OPTION, GOMOKU_RULE_OPTION],
+        own_dialect: Some("gomocup"),
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start("h8"),
+            BenchPosition::from_start("h8 h9 i8 g8 i9"),
+            BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
+        ],
+        bench_depth: 4,
+        opening_book: "openings/gomoku.txt",
+        match_tc: "2+0.02",
+        solvable: false,
+        ..TICTACTOE_INFO.tools
+    },
     ..TICTACTOE_INFO
+};
+
+/// Gomoku's `BoardSize` option: the side of its square board, 5 to [`MAX_SIDE`] here.
+pub const GOMOKU_SIZE_OPTION: VariantOption = VariantOption {
+    name: "BoardSize",
+    kind: VariantOptionKind::Spin {
+        default: 15,
+        min: 5,
+        max: MAX_SIDE as i64,
+    },
+};
+
+/// Gomoku's `Rule` option: `freestyle` (five or more in a row wins) is the one rule of
+/// the m,n,k game; `exact5` (exactly five) needs a game that tells overlines apart.
+pub const GOMOKU_RULE_OPTION: VariantOption = VariantOption {
+    name: "Rule",
+    kind: VariantOptionKind::Combo {
+        default: "freestyle",
+        vars: &["freestyle"],
+    },
 };
 
 /// Largest board side: 16 keeps files within `a..p` and cells within `MAX_MOVES`.
@@ -140,6 +180,18 @@ impl MnkVariant {
         height: 15,
         k: 5,
     };
+
+    /// Gomoku on the board `BoardSize` ([`GOMOKU_SIZE_OPTION`]) selects, 15x15 by
+    /// default; a size outside the option's range (which setting it refuses) is read as
+    /// the default.
+    pub fn gomoku_from_settings(settings: &VariantSettings) -> MnkVariant {
+        let side = settings.spin(&GOMOKU_SIZE_OPTION);
+        u8::try_from(side)
+            .ok()
+            .and_then(|side| MnkVariant::new(side, side, 5).ok())
+            .filter(|_| side >= 5)
+            .unwrap_or(MnkVariant::GOMOKU)
+    }
 
     /// A checked variant: `1 <= width, height <= 16` and `1 <= k <= max(width, height)`.
     pub fn new(width: u8, height: u8, k: u8) -> Result<MnkVariant, GameError> {

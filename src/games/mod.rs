@@ -21,13 +21,16 @@
 //!        `book_move`, `remaining_plies_bound`; a game with none writes
 //!        `impl ExactHooks for MyGame {}`;
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
-//!      players, how the board marks pieces, bench positions and depth, opening book, the
-//!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
-//!      protocol dialect of its own, a loadable evaluation net and the training of it
+//!      players, how the board marks pieces; its [`ProtocolSettings`]: a protocol or
+//!      dialect of its own, the protocol options that choose its variant (read by its
+//!      variant builder), its PGN variant tag; its [`ToolSettings`]: bench positions and
+//!      depth, opening book, the SPRT time control, whether `solve` may run unbudgeted, a
+//!      test-set format; a loadable evaluation net and the training of it
 //!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
-//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`, and
-//!    one in the table of what each game provides (the test
+//! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`
+//!    (the variant built from the [`VariantSettings`]: its variant options' values and the
+//!    evaluation), and one in the table of what each game provides (the test
 //!    `every_game_provides_what_the_table_says` below).
 //! 3. Its **opening book** `openings/<name>.txt` (made by `scripts/gen_openings.py`), and
 //!    its section in README.md and protocol.md (notation, FEN, end of the game).
@@ -46,8 +49,9 @@ pub mod registry;
 pub mod setup;
 
 pub use registry::{
-    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
-    TestLine, TrainingSupport, VariantSettings,
+    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
+    ProtocolSettings, Registered, TestLine, ToolSettings, TrainingSupport, VariantOption,
+    VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {
@@ -55,7 +59,7 @@ registry::registry! {
     Connect4: connect4::Connect4 = |_| (), connect4::INFO;
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
-    Gomoku: mnk::Mnk = |_| mnk::MnkVariant::GOMOKU, mnk::GOMOKU_INFO;
+    Gomoku: mnk::Mnk = mnk::MnkVariant::gomoku_from_settings, mnk::GOMOKU_INFO;
     Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 
@@ -123,7 +127,7 @@ pub fn find(name: &str) -> Option<GameKind> {
 
 /// The game whose own protocol dialect starts with `handshake` (`uai`: Ataxx), if any.
 pub fn with_dialect(handshake: &str) -> Option<GameKind> {
-    all().find(|kind| kind.info().own_dialect == Some(handshake))
+    all().find(|kind| kind.info().protocol.own_dialect == Some(handshake))
 }
 
 /// The names of every game, joined by `separator` (for help texts and errors).
@@ -146,19 +150,22 @@ mod tests {
 
         fn visit<G: crate::search::Game>(self, game: Registered<G>) -> Self::Output {
             let info = game.info;
-            if info.bench_positions.is_empty() || info.bench_depth == 0 {
+            if info.tools.bench_positions.is_empty() || info.tools.bench_depth == 0 {
                 return Err(format!("{}: no bench", info.name));
             }
-            for position in info.bench_positions {
+            for position in info.tools.bench_positions {
                 position
                     .position::<G>(&game.variant)
                     .map_err(|e| format!("{}: bench position {position:?}: {e}", info.name))?;
             }
             if !std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(info.opening_book)
+                .join(info.tools.opening_book)
                 .is_file()
             {
-                return Err(format!("{}: no book at {}", info.name, info.opening_book));
+                return Err(format!(
+                    "{}: no book at {}",
+                    info.name, info.tools.opening_book
+                ));
             }
             Ok(())
         }

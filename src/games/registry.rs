@@ -118,7 +118,9 @@ pub struct TrainingSupport {
     pub check: fn(&[u8]) -> Result<(), String>,
 }
 
-/// What a game (one variant of it) tells about itself, once, for every tool.
+/// What a game (one variant of it) tells about itself, once, for every tool: who it is,
+/// its [protocol settings](ProtocolSettings), its [tool settings](ToolSettings), and its
+/// learned evaluation.
 #[derive(Clone, Debug)]
 pub struct GameInfo {
     /// The name used by `--game`, the `Game` option and `cutoff match -game`.
@@ -131,6 +133,42 @@ pub struct GameInfo {
     pub players: [&'static str; 2],
     /// How the board drawing marks each player's pieces.
     pub pieces: PieceMarks,
+    /// How the protocols and game records speak of it.
+    pub protocol: ProtocolSettings,
+    /// What the tools (bench, matches, solve) use.
+    pub tools: ToolSettings,
+    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
+    pub eval_net: Option<NetSupport>,
+    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
+    pub training: Option<TrainingSupport>,
+}
+
+/// A game's protocol settings: what the engine's protocols and its game records say of it.
+#[derive(Clone, Debug)]
+pub struct ProtocolSettings {
+    /// The name of a protocol or dialect that belongs to this game: `uai` for Ataxx (the
+    /// handshake selects the game), `gomocup` for gomoku (the Gomocup front end plays it).
+    pub own_dialect: Option<&'static str>,
+    /// The protocol options that choose its variant (chess: `UCI_Chess960`; gomoku: board
+    /// size and rule), offered only while it is the current game; its variant builder reads
+    /// their values from [`VariantSettings::options`].
+    pub variant_options: &'static [VariantOption],
+    /// The PGN `Variant` tag of its game records; `None` for standard chess.
+    pub pgn_variant: Option<&'static str>,
+}
+
+impl ProtocolSettings {
+    /// No dialect, no variant option, no PGN variant tag.
+    pub const NONE: ProtocolSettings = ProtocolSettings {
+        own_dialect: None,
+        variant_options: &[],
+        pgn_variant: None,
+    };
+}
+
+/// A game's tool settings: what `bench`, `solve`, `cutoff match` and `scripts/sprt.sh` use.
+#[derive(Clone, Debug)]
+pub struct ToolSettings {
     /// The positions `bench` searches.
     pub bench_positions: &'static [BenchPosition],
     /// The depth `bench` searches them to.
@@ -139,21 +177,10 @@ pub struct GameInfo {
     pub opening_book: &'static str,
     /// The time control `scripts/sprt.sh` uses by default, `base+inc` in seconds.
     pub match_tc: &'static str,
-    /// Whether the `UCI_Chess960` option selects a variant of this game.
-    pub chess960: bool,
-    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
-    pub eval_net: Option<NetSupport>,
-    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
-    pub training: Option<TrainingSupport>,
     /// Whether `solve` may search it without a node budget (its tree is small enough).
     pub solvable: bool,
-    /// The PGN `Variant` tag of its game records; `None` for standard chess.
-    pub pgn_variant: Option<&'static str>,
     /// Parses a line of the game's exact test sets (for `solve --check`), if it has any.
     pub test_set: Option<TestLineParser>,
-    /// The handshake word of a protocol dialect that belongs to this game (`uai` for
-    /// Ataxx): sending it selects the game.
-    pub own_dialect: Option<&'static str>,
 }
 
 impl GameInfo {
@@ -179,15 +206,139 @@ pub enum Evaluation {
     Net(EvalNet),
 }
 
-/// Settings of the protocol that choose a variant (`UCI_Chess960`) and its evaluation
-/// (`EvalFile`, `UseNNUE`).
+/// The type and range of a game's variant option, as the handshake lists it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VariantOptionKind {
+    /// `type check`: `true` or `false`.
+    Check {
+        /// The value when none is set.
+        default: bool,
+    },
+    /// `type spin`: an integer from `min` to `max`.
+    Spin {
+        /// The value when none is set.
+        default: i64,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// `type combo`: one of `vars` (compared without regard to case).
+    Combo {
+        /// The value when none is set.
+        default: &'static str,
+        /// The values it takes.
+        vars: &'static [&'static str],
+    },
+}
+
+/// A protocol option that chooses a game's variant ([`GameInfo::variant_options`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VariantOption {
+    /// Its name in `setoption name ...` (compared without regard to case).
+    pub name: &'static str,
+    /// Its type, default and range.
+    pub kind: VariantOptionKind,
+}
+
+impl VariantOption {
+    /// The handshake's `option name ... type ...` line.
+    pub fn line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            VariantOptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            VariantOptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            VariantOptionKind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+        }
+    }
+
+    /// The value as the option stores it (`true`, `15`, `freestyle`), or why `value` is
+    /// refused.
+    pub fn check(&self, value: &str) -> Result<String, String> {
+        let value = value.trim();
+        let expected = match self.kind {
+            VariantOptionKind::Check { .. } => {
+                let lower = value.to_ascii_lowercase();
+                if lower == "true" || lower == "false" {
+                    return Ok(lower);
+                }
+                "true or false".to_string()
+            }
+            VariantOptionKind::Spin { min, max, .. } => {
+                let digits = value.strip_prefix('-').unwrap_or(value);
+                let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                match value.parse::<i64>() {
+                    Ok(n) if plain && (min..=max).contains(&n) => return Ok(n.to_string()),
+                    _ => format!("an integer from {min} to {max}"),
+                }
+            }
+            VariantOptionKind::Combo { vars, .. } => {
+                if let Some(var) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) {
+                    return Ok(var.to_string());
+                }
+                format!("one of {}", vars.join(", "))
+            }
+        };
+        Err(expected)
+    }
+
+    /// The default value, as [`VariantOption::check`] writes values.
+    pub fn default_value(&self) -> String {
+        match self.kind {
+            VariantOptionKind::Check { default } => default.to_string(),
+            VariantOptionKind::Spin { default, .. } => default.to_string(),
+            VariantOptionKind::Combo { default, .. } => default.to_string(),
+        }
+    }
+}
+
+/// Settings of the protocol that choose a variant (a game's own
+/// [`GameInfo::variant_options`]) and its evaluation (`EvalFile`, `UseNNUE`).
 #[derive(Clone, Debug, Default)]
 pub struct VariantSettings {
-    /// Chess960 castling and FENs.
-    pub chess960: bool,
+    /// Values of variant options, checked by [`VariantOption::check`], by option name as
+    /// the game declares it; an option without a value has its default.
+    pub options: Vec<(&'static str, String)>,
     /// The evaluation, for a game with [`GameInfo::eval_net`]; other games have only
     /// their own.
     pub evaluation: Evaluation,
+}
+
+impl VariantSettings {
+    /// The value set for `option`, else its default.
+    pub fn value(&self, option: &VariantOption) -> String {
+        self.options
+            .iter()
+            .find(|(name, _)| *name == option.name)
+            .map_or_else(|| option.default_value(), |(_, value)| value.clone())
+    }
+
+    /// A `type check` option's value.
+    pub fn check(&self, option: &VariantOption) -> bool {
+        self.value(option) == "true"
+    }
+
+    /// A `type spin` option's value (its default if the stored value is no number).
+    pub fn spin(&self, option: &VariantOption) -> i64 {
+        let default = match option.kind {
+            VariantOptionKind::Spin { default, .. } => default,
+            _ => 0,
+        };
+        self.value(option).parse().unwrap_or(default)
+    }
+
+    /// Sets `option` to `value` (already checked), replacing its earlier value.
+    pub fn set(&mut self, option: &VariantOption, value: String) {
+        self.options.retain(|(name, _)| *name != option.name);
+        self.options.push((option.name, value));
+    }
 }
 
 /// A registered game handed to a [`GameVisitor`]: which one, its description and variant.

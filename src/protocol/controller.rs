@@ -1,12 +1,12 @@
-//! The protocol loop: a reader thread forwards input lines, the controller executes them in
-//! order (only `go` runs in the background), and a writer thread owns stdout.
+//! The protocol loop: a reader thread forwards input lines, a front end executes them in
+//! order against the [`Controller`] (only a search runs in the background), and a writer
+//! thread owns stdout.
 //!
-//! The handshake chooses the dialect (UCI, UGI or UAI). UAI exists only for Ataxx, so `uai`
-//! also selects Ataxx when another game is current (an Ataxx GUI starts the engine without
-//! `--game`); `uci` and `ugi` keep the current game.
-//!
-//! `isready`, `stop` and `quit` are answered while a search runs because the controller
-//! never blocks on a search except to wait for the one `bestmove` after a stop.
+//! The [`Controller`] is what every front end shares: the current game and its session,
+//! and the engine's settings (table size, threads, the game's variant options, the
+//! evaluation), which it carries over when the game or its variant changes. The front end
+//! ([`FrontEnd`]: the UCI family or Gomocup) parses lines and formats replies; which one
+//! speaks is chosen by [`Protocol`], from the command line or the first input line.
 //!
 //! The protocol knows no tool: the `bench` command runs the [`BenchCommand`] that
 //! `main.rs` passes to [`run`].
@@ -17,14 +17,12 @@ use std::time::Duration;
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
 
-use super::command::{parse, Command};
-use super::format::Dialect;
-use super::options::{
-    missing_for_game, net_by_default, option_lines, parse_option, OptionChange, DEFAULT_HASH_MB,
-    DEFAULT_MOVE_OVERHEAD_MS,
-};
+use super::frontend::{FrontEnd, Protocol};
+use super::gomocup::Gomocup;
+use super::options::{net_by_default, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use super::session::{new_session, Session};
-use crate::games::{self, EvalNet, Evaluation, GameKind, VariantSettings};
+use super::uci::UciFamily;
+use crate::games::{EvalNet, Evaluation, GameKind, VariantOption, VariantSettings};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -35,15 +33,31 @@ pub const ENGINE_AUTHOR: &str = "the cutoff developers";
 /// every game's default (if any) and the hash size in MiB, it returns the report's lines.
 pub type BenchCommand = fn(Option<u32>, usize) -> Vec<String>;
 
-/// What the reader thread hands the controller.
+/// What the reader thread hands the front end.
 enum Input {
     Line(String),
     Eof,
 }
 
-/// Runs the protocol until `quit` or end of input, `bench` answered by `bench`. Returns the
-/// process exit code.
+/// Runs the protocol until `quit` (Gomocup: `END`) or end of input, speaking `protocol`
+/// (chosen by the first line that is not blank when it is [`Protocol::Auto`]), `bench`
+/// answered by `bench`. Returns the process exit code.
 pub fn run<R, W>(input: R, output: W, game: GameKind, bench: BenchCommand) -> i32
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    run_protocol(input, output, game, bench, Protocol::Auto)
+}
+
+/// [`run`] with the protocol chosen by the caller (`cutoff --protocol`).
+pub fn run_protocol<R, W>(
+    input: R,
+    output: W,
+    game: GameKind,
+    bench: BenchCommand,
+    protocol: Protocol,
+) -> i32
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -61,15 +75,20 @@ where
         log::error!("cannot start the reader thread");
         return 1;
     }
-    let mut controller = Controller::new(game, out_tx, bench);
+    let mut controller = Controller::new(game, out_tx);
+    let mut front_end: Option<Box<dyn FrontEnd>> = match protocol {
+        Protocol::Auto => None,
+        chosen => Some(new_front_end(chosen, bench)),
+    };
     for input in in_rx.iter() {
-        match input {
-            Input::Line(line) => {
-                if !controller.handle_line(&line) {
-                    break;
-                }
-            }
-            Input::Eof => break,
+        let Input::Line(line) = input else { break };
+        let front_end = match &mut front_end {
+            Some(front_end) => front_end,
+            None if line.trim_start_matches('\u{feff}').trim().is_empty() => continue,
+            None => front_end.insert(new_front_end(Protocol::detect(&line), bench)),
+        };
+        if !front_end.handle_line(&mut controller, &line) {
+            break;
         }
     }
     controller.shutdown();
@@ -78,6 +97,14 @@ where
         let _ = writer.join();
     }
     0
+}
+
+/// The front end of `protocol` (the UCI family for [`Protocol::Auto`]).
+fn new_front_end(protocol: Protocol, bench: BenchCommand) -> Box<dyn FrontEnd> {
+    match protocol {
+        Protocol::Gomocup => Box::new(Gomocup::new()),
+        Protocol::Auto | Protocol::Uci => Box::new(UciFamily::new(bench)),
+    }
 }
 
 fn read_lines<R: BufRead>(mut input: R, to_controller: Sender<Input>) {
@@ -109,44 +136,71 @@ fn write_lines<W: Write>(mut output: W, lines: Receiver<String>) {
     }
 }
 
-/// Executes commands in order against the current game session.
-struct Controller {
+/// The current game session and the engine's settings, shared by every front end.
+pub struct Controller {
     out: Sender<String>,
-    dialect: Dialect,
     session: Box<dyn Session>,
     game: GameKind,
     hash_mb: usize,
     move_overhead: Duration,
     threads: usize,
     multipv: usize,
-    chess960: bool,
+    /// Values of the games' variant options (`UCI_Chess960`, `BoardSize`...), kept for
+    /// every game that was current when they were set.
+    variant_values: Vec<(GameKind, &'static str, String)>,
     /// The network `EvalFile` loaded, with the game it was loaded for.
     eval_file: Option<(GameKind, EvalNet)>,
     /// `UseNNUE` (on at the start, whatever the game): evaluate with `eval_file`'s
     /// network, else the game's default (its built-in network, if it has one); off: the
     /// hand-crafted evaluation.
     use_net: bool,
-    debug: bool,
-    bench: BenchCommand,
 }
 
 impl Controller {
-    fn new(game: GameKind, out: Sender<String>, bench: BenchCommand) -> Controller {
+    /// A controller playing `game` in its default variant; lines go to `out`.
+    pub fn new(game: GameKind, out: Sender<String>) -> Controller {
         Controller {
             out,
-            dialect: Dialect::Uci,
             session: new_session(game, DEFAULT_HASH_MB, &VariantSettings::default()),
             game,
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             threads: 1,
             multipv: 1,
-            chess960: false,
+            variant_values: Vec::new(),
             eval_file: None,
             use_net: true,
-            debug: false,
-            bench,
         }
+    }
+
+    /// The current game.
+    pub fn game(&self) -> GameKind {
+        self.game
+    }
+
+    /// The current game's session.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    /// The current game's session, to change its position or start a search.
+    pub fn session_mut(&mut self) -> &mut dyn Session {
+        self.session.as_mut()
+    }
+
+    /// The table size in MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Sends one line to the writer thread.
+    pub fn send(&self, line: impl Into<String>) {
+        let _ = self.out.send(line.into());
+    }
+
+    /// Where search lines go (for [`Session::go`]).
+    pub fn output(&self) -> Sender<String> {
+        self.out.clone()
     }
 
     /// How the current game evaluates: with `UseNNUE` on, `EvalFile`'s network, else the
@@ -168,157 +222,69 @@ impl Controller {
             || net_by_default(self.game)
     }
 
+    /// The settings that build the current game's variant.
+    fn settings(&self) -> VariantSettings {
+        let mut settings = VariantSettings {
+            evaluation: self.evaluation(),
+            ..VariantSettings::default()
+        };
+        for option in self.game.info().protocol.variant_options {
+            let value = self
+                .variant_values
+                .iter()
+                .find(|(kind, name, _)| *kind == self.game && *name == option.name);
+            if let Some((_, _, value)) = value {
+                settings.set(option, value.clone());
+            }
+        }
+        settings
+    }
+
     /// Replaces the session (another game, variant or evaluation), carrying the settings
     /// over.
     fn rebuild_session(&mut self) {
         self.session.stop();
-        let settings = VariantSettings {
-            chess960: self.chess960,
-            evaluation: self.evaluation(),
-        };
-        let mut session = new_session(self.game, self.hash_mb, &settings);
+        let mut session = new_session(self.game, self.hash_mb, &self.settings());
         session.set_move_overhead(self.move_overhead);
         session.set_threads(self.threads);
         session.set_multipv(self.multipv);
         self.session = session;
     }
 
-    fn send(&self, line: impl Into<String>) {
-        let _ = self.out.send(line.into());
-    }
-
-    fn error(&self, message: impl std::fmt::Display) {
-        self.send(format!("info string error: {message}"));
-    }
-
-    /// Handles one input line; `false` means quit.
-    fn handle_line(&mut self, line: &str) -> bool {
-        log::debug!("<< {}", line.trim_end());
-        let command = match parse(line) {
-            Ok(Some(command)) => command,
-            Ok(None) => return true,
-            Err(e) => {
-                self.error(e);
-                return true;
-            }
-        };
-        match command {
-            Command::Uci | Command::Ugi | Command::Uai => self.handshake(&command),
-            Command::IsReady => self.send("readyok"),
-            Command::Debug(on) => self.debug = on,
-            Command::Register => {}
-            Command::Quit => return false,
-            Command::Stop => self.session.stop(),
-            Command::PonderHit => self.session.ponderhit(),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame(sent) => {
-                if self.refuse_while_searching(sent.new_game()) {
-                    return true;
-                }
-                self.session.new_game();
-            }
-            Command::Position { start, moves } => {
-                if let Err(e) = self.session.set_position(&start, &moves) {
-                    self.error(format!("{e}; the position is unchanged"));
-                }
-            }
-            Command::Go(params) => {
-                if let Some(depth) = params.perft {
-                    if !self.refuse_while_searching("go perft") {
-                        self.perft(depth);
-                    }
-                } else {
-                    let params = params.in_dialect(self.dialect);
-                    if let Err(e) = self.session.go(&params, self.dialect, self.out.clone()) {
-                        self.error(e);
-                    }
-                }
-            }
-            Command::Query(query) => self.send(self.session.query(query)),
-            Command::Display => {
-                for line in self.session.display() {
-                    self.send(line);
-                }
-            }
-            Command::Eval => {
-                for line in self.session.eval() {
-                    self.send(line);
-                }
-            }
-            Command::Perft(depth) => {
-                if !self.refuse_while_searching("perft") {
-                    self.perft(depth);
-                }
-            }
-            Command::Bench(depth) => {
-                if !self.refuse_while_searching("bench") {
-                    for line in (self.bench)(depth, self.hash_mb) {
-                        self.send(line);
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// Answers `uci`, `ugi` or `uai`: the dialect, the game it selects if it belongs to one
-    /// (UAI: Ataxx), the engine's id and options.
-    fn handshake(&mut self, command: &Command) {
-        let dialect = match command {
-            Command::Uci => Dialect::Uci,
-            Command::Ugi => Dialect::Ugi,
-            _ => Dialect::Uai,
-        };
-        let owner = games::with_dialect(dialect.handshake());
-        if let Some(owner) = owner.filter(|&owner| owner != self.game) {
-            // Refused, the engine keeps its dialect as well as its game.
-            if self.refuse_while_searching(dialect.handshake()) {
-                return;
-            }
-            self.game = owner;
+    /// Makes `game` the current game (a new session if it changes).
+    pub fn set_game(&mut self, game: GameKind) {
+        if game != self.game {
+            self.game = game;
             self.rebuild_session();
         }
-        self.dialect = dialect;
-        self.send(format!("id name {ENGINE_NAME}"));
-        self.send(format!("id author {ENGINE_AUTHOR}"));
-        for line in option_lines(self.game) {
-            self.send(line);
-        }
-        self.send(self.dialect.reply());
     }
 
-    fn refuse_while_searching(&self, what: &str) -> bool {
-        let searching = self.session.is_searching();
-        if searching {
-            self.error(format!(
-                "'{what}' is not allowed during a search: send 'stop' first"
-            ));
-        }
-        searching
+    /// The value of the current game's variant option `option` (its default if unset).
+    pub fn variant_value(&self, option: &VariantOption) -> String {
+        self.settings().value(option)
     }
 
-    fn perft(&self, depth: u32) {
-        for line in self.session.perft(depth) {
-            self.send(line);
-        }
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let change = match parse_option(name, value) {
-            Ok(change) => change,
-            Err(e) => return self.error(e),
-        };
-        if let Some(e) = missing_for_game(&change, self.game) {
-            return self.error(e);
-        }
-        if self.refuse_while_searching("setoption") {
+    /// Sets a variant option of the current game to a checked `value` (a new session when
+    /// it changes).
+    pub fn set_variant(&mut self, option: &VariantOption, value: String) {
+        if self.variant_value(option) == value {
             return;
         }
+        let game = self.game;
+        self.variant_values
+            .retain(|(kind, name, _)| !(*kind == game && *name == option.name));
+        self.variant_values.push((game, option.name, value));
+        self.rebuild_session();
+    }
+
+    /// Applies a checked `setoption` (the caller refuses it during a search). `Ok` may
+    /// carry a note for the user (`EvalFile ... loaded`); on `Err` nothing changed.
+    pub fn apply(&mut self, change: OptionChange) -> Result<Option<String>, String> {
         match change {
-            OptionChange::Hash(mb) => match self.session.resize_hash(mb) {
-                Ok(()) => self.hash_mb = mb,
-                Err(e) => return self.error(e),
-            },
+            OptionChange::Hash(mb) => {
+                self.session.resize_hash(mb)?;
+                self.hash_mb = mb;
+            }
             OptionChange::ClearHash => self.session.clear_hash(),
             OptionChange::MoveOverhead(ms) => {
                 self.move_overhead = Duration::from_millis(ms);
@@ -333,22 +299,15 @@ impl Controller {
                 self.multipv = lines;
                 self.session.set_multipv(lines);
             }
-            OptionChange::Game(kind) => {
-                if kind != self.game {
-                    self.game = kind;
-                    self.rebuild_session();
-                }
-            }
-            OptionChange::EvalFile(path) => {
-                if !self.set_eval_file(path) {
-                    return;
-                }
-            }
+            OptionChange::Game(kind) => self.set_game(kind),
+            OptionChange::Variant { option, value } => self.set_variant(&option, value),
+            OptionChange::EvalFile(path) => return self.set_eval_file(path),
             OptionChange::UseNnue(on) => {
                 if on && !self.has_net() {
-                    return self.error(
-                        "UseNNUE needs a network: set EvalFile first (none is built in); \
-                         the evaluation is unchanged",
+                    return Err(
+                        "UseNNUE needs a network: set EvalFile first (none is built \
+                                in); the evaluation is unchanged"
+                            .to_string(),
                     );
                 }
                 if on != self.use_net {
@@ -356,48 +315,41 @@ impl Controller {
                     self.rebuild_session();
                 }
             }
-            OptionChange::Chess960(on) => {
-                if on != self.chess960 {
-                    self.chess960 = on;
-                    if self.game.info().chess960 {
-                        self.rebuild_session();
-                    }
-                }
-            }
         }
-        if self.debug {
-            self.send(format!("info string option {name} set"));
-        }
+        Ok(None)
     }
 
     /// Loads the net at `path` for the current game (`None`: back to the built-in one);
-    /// false, with the evaluation unchanged, if the file is refused.
-    fn set_eval_file(&mut self, path: Option<String>) -> bool {
+    /// an error, with the evaluation unchanged, if the file is refused.
+    fn set_eval_file(&mut self, path: Option<String>) -> Result<Option<String>, String> {
         let Some(support) = self.game.info().eval_net else {
-            return false;
+            return Err(format!("{} takes no network", self.game));
         };
-        match path {
-            None => self.eval_file = None,
+        let note = match path {
+            None => {
+                self.eval_file = None;
+                None
+            }
             Some(path) => match (support.load)(std::path::Path::new(&path)) {
                 Ok(net) => {
                     self.eval_file = Some((self.game, net));
-                    self.send(format!("info string EvalFile {path} loaded"));
+                    Some(format!("EvalFile {path} loaded"))
                 }
                 Err(e) => {
-                    self.error(format!(
+                    return Err(format!(
                         "EvalFile refused: {e}; the evaluation is unchanged"
-                    ));
-                    return false;
+                    ))
                 }
             },
-        }
+        };
         if self.use_net {
             self.rebuild_session();
         }
-        true
+        Ok(note)
     }
 
-    fn shutdown(&mut self) {
+    /// Stops the search, if one runs.
+    pub fn shutdown(&mut self) {
         self.session.stop();
     }
 }

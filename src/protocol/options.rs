@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::games::{self, GameKind};
+use crate::games::{self, GameKind, VariantOption};
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -45,8 +45,14 @@ pub enum OptionChange {
     Ponder(bool),
     /// `MultiPV`: number of best lines to report.
     MultiPv(usize),
-    /// `UCI_Chess960`: castling written king-takes-rook, Shredder-FEN castling fields.
-    Chess960(bool),
+    /// A variant option of the current game (chess's `UCI_Chess960`, gomoku's
+    /// `BoardSize`...), with its checked value.
+    Variant {
+        /// The option, as the game declares it.
+        option: VariantOption,
+        /// The value, as [`VariantOption::check`] writes it.
+        value: String,
+    },
     /// `EvalFile`: the path of an evaluation network file; `None` (`<empty>`) for none.
     EvalFile(Option<String>),
     /// `UseNNUE`: evaluate with the network (`EvalFile`'s, or the built-in one).
@@ -82,8 +88,9 @@ pub enum OptionError {
     },
 }
 
-/// The `option ...` lines of the handshake, with `game` as the current default. `EvalFile`
-/// and `UseNNUE` are listed only for a game that takes a network.
+/// The `option ...` lines of the handshake, with `game` as the current default. The game's
+/// own variant options follow the engine's; `EvalFile` and `UseNNUE` are listed only for a
+/// game that takes a network.
 pub fn option_lines(game: GameKind) -> Vec<String> {
     let games: String = games::all().map(|kind| format!(" var {kind}")).collect();
     let mut lines = vec![
@@ -96,8 +103,14 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
         format!("option name Game type combo default {game}{games}"),
-        "option name UCI_Chess960 type check default false".to_string(),
     ];
+    lines.extend(
+        game.info()
+            .protocol
+            .variant_options
+            .iter()
+            .map(VariantOption::line),
+    );
     if game.info().eval_net.is_some() {
         lines.push("option name EvalFile type string default <empty>".to_string());
         lines.push(format!(
@@ -158,8 +171,14 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     }
 }
 
-/// Checks a `setoption name NAME value VALUE` (names are case-insensitive).
-pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+/// Checks a `setoption name NAME value VALUE` while `game` is current (names are
+/// case-insensitive): the engine's options, then the game's variant options; another
+/// game's variant option is refused as not available.
+pub fn parse_option(
+    name: &str,
+    value: Option<&str>,
+    game: GameKind,
+) -> Result<OptionChange, OptionError> {
     match name.to_ascii_lowercase().as_str() {
         "hash" => Ok(OptionChange::Hash(
             spin("Hash", value, 1, MAX_HASH_MB as u64)? as usize,
@@ -175,7 +194,6 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
         )),
         "ponder" => Ok(OptionChange::Ponder(check("Ponder", value)?)),
-        "uci_chess960" => Ok(OptionChange::Chess960(check("UCI_Chess960", value)?)),
         "evalfile" => {
             let path = value.map(str::trim).unwrap_or_default();
             Ok(OptionChange::EvalFile(
@@ -196,48 +214,127 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                     expected: format!("one of {}", games::names(", ")),
                 })
         }
-        _ => Err(OptionError::Unknown(name.to_string())),
+        _ => parse_variant_option(name, value, game),
     }
+}
+
+/// Checks `setoption` of a game's variant option.
+fn parse_variant_option(
+    name: &str,
+    value: Option<&str>,
+    game: GameKind,
+) -> Result<OptionChange, OptionError> {
+    let declared = |kind: GameKind| {
+        kind.info()
+            .protocol
+            .variant_options
+            .iter()
+            .find(|option| option.name.eq_ignore_ascii_case(name.trim()))
+            .copied()
+    };
+    let Some(option) = declared(game) else {
+        return Err(match games::all().find_map(declared) {
+            Some(option) => OptionError::NotForGame {
+                name: option.name.to_string(),
+                game,
+            },
+            None => OptionError::Unknown(name.to_string()),
+        });
+    };
+    let value = value.ok_or_else(|| OptionError::MissingValue(option.name.to_string()))?;
+    let checked = option
+        .check(value)
+        .map_err(|expected| OptionError::BadValue {
+            name: option.name.to_string(),
+            value: value.to_string(),
+            expected,
+        })?;
+    Ok(OptionChange::Variant {
+        option,
+        value: checked,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// [`parse_option`] while chess is current.
+    fn parse_for_chess(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+        parse_option(name, value, games::find("chess").unwrap())
+    }
+
     #[test]
     fn checks_values() {
-        assert_eq!(parse_option("hash", Some("64")), Ok(OptionChange::Hash(64)));
-        assert!(parse_option("Hash", Some("0")).is_err());
-        assert!(parse_option("Hash", Some("65537")).is_err());
-        assert!(parse_option("Hash", Some("-1")).is_err());
-        assert!(parse_option("Hash", None).is_err());
         assert_eq!(
-            parse_option("Game", Some("Connect4")),
+            parse_for_chess("hash", Some("64")),
+            Ok(OptionChange::Hash(64))
+        );
+        assert!(parse_for_chess("Hash", Some("0")).is_err());
+        assert!(parse_for_chess("Hash", Some("65537")).is_err());
+        assert!(parse_for_chess("Hash", Some("-1")).is_err());
+        assert!(parse_for_chess("Hash", None).is_err());
+        assert_eq!(
+            parse_for_chess("Game", Some("Connect4")),
             Ok(OptionChange::Game(games::find("connect4").unwrap()))
         );
-        assert!(parse_option("Game", Some("go")).is_err());
+        assert!(parse_for_chess("Game", Some("go")).is_err());
         assert_eq!(
-            parse_option("Clear Hash", None),
+            parse_for_chess("Clear Hash", None),
             Ok(OptionChange::ClearHash)
         );
         assert_eq!(
-            parse_option("EvalFile", Some(" nets/a b.nnue ")),
+            parse_for_chess("EvalFile", Some(" nets/a b.nnue ")),
             Ok(OptionChange::EvalFile(Some("nets/a b.nnue".to_string())))
         );
         assert_eq!(
-            parse_option("evalfile", Some("<empty>")),
+            parse_for_chess("evalfile", Some("<empty>")),
             Ok(OptionChange::EvalFile(None))
         );
         assert_eq!(
-            parse_option("UseNNUE", Some("true")),
+            parse_for_chess("UseNNUE", Some("true")),
             Ok(OptionChange::UseNnue(true))
         );
         let connect4 = games::find("connect4").unwrap();
         assert!(missing_for_game(&OptionChange::UseNnue(true), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), games::default_game()).is_none());
         assert!(matches!(
-            parse_option("Contempt", Some("1")),
+            parse_for_chess("Contempt", Some("1")),
             Err(OptionError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn variant_options_belong_to_their_game() {
+        let connect4 = games::find("connect4").unwrap();
+        assert_eq!(
+            parse_option("UCI_Chess960", Some("true"), connect4),
+            Err(OptionError::NotForGame {
+                name: "UCI_Chess960".to_string(),
+                game: connect4
+            })
+        );
+        assert!(matches!(
+            parse_for_chess("uci_chess960", Some("TRUE")),
+            Ok(OptionChange::Variant { value, .. }) if value == "true"
+        ));
+        assert!(parse_for_chess("UCI_Chess960", Some("yes")).is_err());
+        assert!(parse_for_chess("UCI_Chess960", None).is_err());
+        let gomoku = games::find("gomoku").unwrap();
+        assert!(matches!(
+            parse_option("boardsize", Some(" 9 "), gomoku),
+            Ok(OptionChange::Variant { value, .. }) if value == "9"
+        ));
+        for bad in ["4", "17", "+9", "9.0", "nine", ""] {
+            assert!(
+                parse_option("BoardSize", Some(bad), gomoku).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(parse_option("Rule", Some("renju"), gomoku).is_err());
+        assert!(matches!(
+            parse_option("BoardSize", Some("9"), games::find("chess").unwrap()),
+            Err(OptionError::NotForGame { .. })
         ));
     }
 
@@ -247,9 +344,17 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
-        assert_eq!(lines.len(), 8);
+        assert_eq!(lines.len(), 7);
+        assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
         assert_eq!(chess.len(), 10);
+        assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
+        let gomoku = option_lines(games::find("gomoku").unwrap());
+        assert!(
+            gomoku.contains(&"option name BoardSize type spin default 15 min 5 max 16".to_string())
+        );
+        assert!(gomoku
+            .contains(&"option name Rule type combo default freestyle var freestyle".to_string()));
         assert!(chess.contains(&"option name EvalFile type string default <empty>".to_string()));
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())

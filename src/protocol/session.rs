@@ -1,6 +1,6 @@
 //! One game's state behind the protocol: the current position and the search's threads
 //! (a [`ThreadPool`], which owns the searchers and the table), with the search's events
-//! formatted into lines. [`GameSession`] is generic over the game and erased behind the
+//! turned into lines by the front end's [`Reporter`]. [`GameSession`] is generic over the game and erased behind the
 //! object-safe [`Session`] so the controller can switch games at run time.
 
 use std::time::{Duration, Instant};
@@ -8,12 +8,15 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
-use super::format::{format_bestmove, format_info, format_perft, Dialect};
+use super::format::format_perft;
+use super::frontend::Reporter;
 use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
 use crate::search::threads::StartError;
-use crate::search::{Game, GameResult, Limits, MoveList, Player, SearchEvent, ThreadPool};
+use crate::search::{
+    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool,
+};
 
 /// Error text for the controller to print.
 pub type SessionError = String;
@@ -25,13 +28,16 @@ pub trait Session: Send {
     /// Sets the position; on error the previous position stays.
     fn set_position(&mut self, start: &PositionStart, moves: &[String])
         -> Result<(), SessionError>;
-    /// Starts a search in the background; its lines go to `out`.
+    /// Starts a search in the background; `reporter` turns its events into lines, which
+    /// go to `out`.
     fn go(
         &mut self,
         params: &GoParams,
-        dialect: Dialect,
+        reporter: Box<dyn Reporter>,
         out: Sender<String>,
     ) -> Result<(), SessionError>;
+    /// Whether the game is over in the current position.
+    fn is_over(&self) -> bool;
     /// Whether a search is still running (one that has sent its `bestmove` is not).
     fn is_searching(&self) -> bool;
     /// Stops the running search, if any, and waits until its `bestmove` is out.
@@ -123,16 +129,28 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-/// Turns the events of a search of `root` into protocol lines sent to `out`.
+/// Turns the events of a search of `root` into protocol lines sent to `out`: moves are
+/// written in the game's notation, and `reporter` writes the lines.
 fn event_lines<G: Game>(
     root: G,
-    dialect: Dialect,
+    mut reporter: Box<dyn Reporter>,
     out: Sender<String>,
 ) -> impl FnMut(SearchEvent<G::Move>) + Send + 'static {
     move |event| match event {
         SearchEvent::Iteration(info) => {
-            let pv = line_notation(&root, &info.pv);
-            let _ = out.send(format_info(&info, &pv));
+            let info = SearchInfo {
+                pv: line_notation(&root, &info.pv),
+                depth: info.depth,
+                seldepth: info.seldepth,
+                multipv: info.multipv,
+                score: info.score,
+                nodes: info.nodes,
+                elapsed: info.elapsed,
+                hashfull: info.hashfull,
+            };
+            if let Some(line) = reporter.iteration(&info) {
+                let _ = out.send(line);
+            }
         }
         SearchEvent::Finished(result) => {
             let line = [result.best, result.ponder]
@@ -140,7 +158,9 @@ fn event_lines<G: Game>(
                 .flatten()
                 .collect::<Vec<_>>();
             let names = line_notation(&root, &line);
-            let _ = out.send(format_bestmove(&names, dialect));
+            for line in reporter.finished(&names) {
+                let _ = out.send(line);
+            }
         }
     }
 }
@@ -185,7 +205,7 @@ impl<G: Game> Session for GameSession<G> {
     fn go(
         &mut self,
         params: &GoParams,
-        dialect: Dialect,
+        reporter: Box<dyn Reporter>,
         out: Sender<String>,
     ) -> Result<(), SessionError> {
         let started = Instant::now();
@@ -202,7 +222,7 @@ impl<G: Game> Session for GameSession<G> {
             );
         }
         let limits = self.limits(params);
-        let sink = event_lines(self.position.clone(), dialect, out);
+        let sink = event_lines(self.position.clone(), reporter, out);
         self.search
             .start(&self.position, &limits, &searchmoves, started, sink)
             .map_err(|e| e.to_string())
@@ -210,6 +230,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn is_searching(&self) -> bool {
         self.search.is_searching()
+    }
+
+    fn is_over(&self) -> bool {
+        game_result(&self.position).is_some()
     }
 
     fn stop(&mut self) {

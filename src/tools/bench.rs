@@ -100,11 +100,11 @@ impl GameVisitor for BenchGame {
 
     fn visit<G: Game>(self, game: Registered<G>) -> BenchLine {
         let info = game.info;
-        let depth = self.depth.unwrap_or(info.bench_depth).max(1);
+        let depth = self.depth.unwrap_or(info.tools.bench_depth).max(1);
         let mut pool = ThreadPool::<G>::new(self.hash_mb);
         let mut nodes = 0;
         let mut elapsed = Duration::ZERO;
-        for position in info.bench_positions {
+        for position in info.tools.bench_positions {
             // The registry test checks every bench position.
             let Ok(root) = position.position::<G>(&game.variant) else {
                 log::error!("{}: bench position {position:?} is refused", info.name);
@@ -119,7 +119,7 @@ impl GameVisitor for BenchGame {
         }
         BenchLine {
             game: info.name,
-            positions: info.bench_positions.len(),
+            positions: info.tools.bench_positions.len(),
             depth,
             nodes,
             elapsed,

@@ -25,9 +25,9 @@ pub fn list_games() {
             info.name,
             info.players[0],
             info.players[1],
-            info.bench_depth,
-            info.opening_book,
-            info.match_tc,
+            info.tools.bench_depth,
+            info.tools.opening_book,
+            info.tools.match_tc,
             info.summary
         );
     }

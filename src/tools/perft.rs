@@ -20,7 +20,7 @@ pub struct PerftOptions {
     /// Moves to play first, space-separated, in the game's notation.
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// Chess960 castling notation and FENs.
+    /// Chess960 castling notation and FENs (the game's `UCI_Chess960` option).
     #[arg(long)]
     pub chess960: bool,
 }
@@ -37,10 +37,17 @@ impl PerftOptions {
 
 /// Runs `cutoff perft` for the game `kind`: the output lines, or the error in the position.
 pub fn run_command(kind: GameKind, options: &PerftOptions) -> Result<Vec<String>, String> {
-    let settings = VariantSettings {
-        chess960: options.chess960,
-        ..VariantSettings::default()
-    };
+    let mut settings = VariantSettings::default();
+    if options.chess960 {
+        let option = kind
+            .info()
+            .protocol
+            .variant_options
+            .iter()
+            .find(|option| option.name == "UCI_Chess960")
+            .ok_or_else(|| format!("--chess960: {kind} has no Chess960 variant"))?;
+        settings.set(option, "true".to_string());
+    }
     kind.visit(&settings, PerftCommand { options })
 }
 

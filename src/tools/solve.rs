@@ -308,7 +308,7 @@ impl GameVisitor for SolveCommand<'_> {
 
     fn visit<G: Game>(self, game: Registered<G>) -> Self::Output {
         let (info, options) = (game.info, self.options);
-        if options.check && info.test_set.is_none() {
+        if options.check && info.tools.test_set.is_none() {
             return Err(format!(
                 "--check reads exact test sets, which {} has none of (connect4 has)",
                 info.name
@@ -324,7 +324,7 @@ impl GameVisitor for SolveCommand<'_> {
                 ))
             }
         };
-        if !info.solvable && options.nodes.is_none() {
+        if !info.tools.solvable && options.nodes.is_none() {
             return Err(format!(
                 "{} cannot be solved outright: give a budget with --nodes",
                 info.name
@@ -371,7 +371,7 @@ fn run_for<G: Game>(
     let mut tally = Tally::default();
     for line in lines {
         // Pons' format: "<column digits> <score>"; otherwise a FEN or moves.
-        match info.test_set.filter(|_| options.check) {
+        match info.tools.test_set.filter(|_| options.check) {
             Some(parse) => check_line(variant, &mut solver, parse, line, &mut tally, out)?,
             None => solve_line(variant, &mut solver, line, options.weak, &mut tally, out)?,
         }

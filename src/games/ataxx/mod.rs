@@ -48,7 +48,10 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use super::grid;
-use super::{BenchPosition, Evaluation, GameInfo, PieceMarks, VariantSettings};
+use super::{
+    BenchPosition, Evaluation, GameInfo, PieceMarks, ProtocolSettings, ToolSettings,
+    VariantSettings,
+};
 use crate::rng::splitmix64;
 use crate::search::game::{
     EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
@@ -63,25 +66,29 @@ pub const INFO: GameInfo = GameInfo {
               moves f2, a1c3, 0000 (pass)",
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
-    bench_positions: &[
-        BenchPosition::from_start(""),
-        BenchPosition::fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
-        BenchPosition::fen("x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1"),
-        BenchPosition::from_start("f1 a2 g2 f7 e1 e7 g3 b2 g4 d7"),
-        BenchPosition::from_start(
-            "f1 a2 g2 f7 e1 e7 g3 b2 g4 d7 g4e6 f6 d6 g7e5 g3f5 d5 g6 e5g7 e5 g5 g2f4 g6e4",
-        ),
-    ],
-    bench_depth: 12,
-    opening_book: "openings/ataxx.txt",
-    match_tc: "2+0.02",
-    chess960: false,
     eval_net: Some(nnue::NET_SUPPORT),
     training: Some(datagen::TRAINING),
-    solvable: false,
-    pgn_variant: Some("ataxx"),
-    test_set: None,
-    own_dialect: Some("uai"),
+    protocol: ProtocolSettings {
+        variant_options: &[],
+        pgn_variant: Some("ataxx"),
+        own_dialect: Some("uai"),
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start(""),
+            BenchPosition::fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+            BenchPosition::fen("x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1"),
+            BenchPosition::from_start("f1 a2 g2 f7 e1 e7 g3 b2 g4 d7"),
+            BenchPosition::from_start(
+                "f1 a2 g2 f7 e1 e7 g3 b2 g4 d7 g4e6 f6 d6 g7e5 g3f5 d5 g6 e5g7 e5 g5 g2f4 g6e4",
+            ),
+        ],
+        bench_depth: 12,
+        opening_book: "openings/ataxx.txt",
+        match_tc: "2+0.02",
+        solvable: false,
+        test_set: None,
+    },
 };
 
 /// Squares per side.

@@ -1,6 +1,6 @@
 //! How chess describes itself to the registry: names, players, bench positions, book.
 
-use crate::games::{BenchPosition, GameInfo, PieceMarks};
+use crate::games::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 
 /// Chess in the registry (standard; `UCI_Chess960` selects Chess960).
 pub const INFO: GameInfo = GameInfo {
@@ -9,17 +9,21 @@ pub const INFO: GameInfo = GameInfo {
     summary: "chess, FIDE rules (cozy-chess); Chess960 with UCI_Chess960",
     players: ["white", "black"],
     pieces: PieceMarks::Letters,
-    bench_positions: BENCH,
-    bench_depth: 11,
-    opening_book: "openings/chess.txt",
-    match_tc: "8+0.08",
-    chess960: true,
     eval_net: Some(super::nnue::NET_SUPPORT),
     training: Some(super::training::TRAINING),
-    solvable: false,
-    pgn_variant: None,
-    test_set: None,
-    own_dialect: None,
+    protocol: ProtocolSettings {
+        variant_options: &[super::CHESS960_OPTION],
+        pgn_variant: None,
+        own_dialect: None,
+    },
+    tools: ToolSettings {
+        bench_positions: BENCH,
+        bench_depth: 11,
+        opening_book: "openings/chess.txt",
+        match_tc: "8+0.08",
+        solvable: false,
+        test_set: None,
+    },
 };
 
 /// The bench: the start position, the perft suite's positions, middle games and endings

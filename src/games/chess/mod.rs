@@ -33,7 +33,7 @@ pub use info::INFO;
 
 pub use eval::evaluate_board;
 
-use crate::games::{Evaluation, VariantSettings};
+use crate::games::{Evaluation, VariantOption, VariantOptionKind, VariantSettings};
 use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{
@@ -43,6 +43,13 @@ use crate::search::{
 
 /// Boards kept ready on the unmake stack without reallocating.
 const STACK_RESERVE: usize = 1024;
+
+/// `UCI_Chess960`: chess's variant option (castling written king-takes-rook, Shredder-FEN
+/// castling fields).
+pub const CHESS960_OPTION: VariantOption = VariantOption {
+    name: "UCI_Chess960",
+    kind: VariantOptionKind::Check { default: false },
+};
 
 /// Which chess is played (only the castling notation differs) and how it is evaluated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +85,7 @@ impl ChessVariant {
                 .filter(|net| nnue::FEATURE_SETS.contains(net.features())),
         };
         ChessVariant {
-            chess960: settings.chess960,
+            chess960: settings.check(&CHESS960_OPTION),
             net,
         }
     }

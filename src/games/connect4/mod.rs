@@ -23,7 +23,7 @@ pub mod solver;
 pub mod test_sets;
 
 use super::grid;
-use super::{BenchPosition, GameInfo, PieceMarks};
+use super::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 use crate::rng::mix64;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks};
@@ -35,24 +35,28 @@ pub const INFO: GameInfo = GameInfo {
     summary: "Connect Four, 7 columns by 6 rows; moves are column numbers 1-7",
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
-    bench_positions: &[
-        BenchPosition::from_start(""),
-        BenchPosition::from_start("4 4 4 4 3 5"),
-        BenchPosition::from_start("4 3 4 4 3 5 5 2"),
-        BenchPosition::from_start("3 4 5 4 4 3 2 6 6"),
-        BenchPosition::from_start("4 4 4 4 4 4 3 3 3 5 5"),
-        BenchPosition::from_start("1 2 3 4 5 6 7 7 6 5 4 3"),
-    ],
-    bench_depth: 14,
-    opening_book: "openings/connect4.txt",
-    match_tc: "1+0.01",
-    chess960: false,
     eval_net: None,
     training: None,
-    solvable: true,
-    pgn_variant: Some("connect4"),
-    test_set: Some(test_sets::parse_line),
-    own_dialect: None,
+    protocol: ProtocolSettings {
+        variant_options: &[],
+        pgn_variant: Some("connect4"),
+        own_dialect: None,
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start(""),
+            BenchPosition::from_start("4 4 4 4 3 5"),
+            BenchPosition::from_start("4 3 4 4 3 5 5 2"),
+            BenchPosition::from_start("3 4 5 4 4 3 2 6 6"),
+            BenchPosition::from_start("4 4 4 4 4 4 3 3 3 5 5"),
+            BenchPosition::from_start("1 2 3 4 5 6 7 7 6 5 4 3"),
+        ],
+        bench_depth: 14,
+        opening_book: "openings/connect4.txt",
+        match_tc: "1+0.01",
+        solvable: true,
+        test_set: Some(test_sets::parse_line),
+    },
 };
 
 /// Number of columns.

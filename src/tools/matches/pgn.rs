@@ -46,7 +46,7 @@ fn tags(record: &GameRecord, ctx: &PgnContext) -> String {
     tag("White", &record.first);
     tag("Black", &record.second);
     tag("Result", record.result_text());
-    if let Some(variant) = ctx.game.info().pgn_variant {
+    if let Some(variant) = ctx.game.info().protocol.pgn_variant {
         tag("Variant", variant);
     }
     if let Some(fen) = &record.opening.fen {

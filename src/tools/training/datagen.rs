@@ -56,7 +56,7 @@ impl DatagenArgs {
         }
         let book = match &self.book {
             Some(book) => book.clone(),
-            None => default_book(game.info().opening_book),
+            None => default_book(game.info().tools.opening_book),
         };
         let book = book.as_str();
         let options = DatagenOptions {

@@ -1,0 +1,610 @@
+//! The Gomocup (piskvork) protocol's front end: how gomoku managers (piskvork, Yixin Board,
+//! c-gomoku-cli, the Gomocup tournament) drive an engine they start with no arguments.
+//!
+//! The manager sends `START N`, `INFO key value`, then `BEGIN` (the engine opens), `TURN x,y`
+//! (the opponent's move) or `BOARD` ... `DONE` (a whole position); the engine answers with
+//! its move `x,y`. Coordinates are 0-based, `x` the column and `y` the row counted from the
+//! top-left. Moves are kept here as the game's own cell text (`a1` bottom-left: file `x`,
+//! rank `height - y`) and every position goes through the game's move parser, so the rules
+//! are the game's. The game is the one whose [`GameInfo::own_dialect`] is `gomocup`; its
+//! variant options `BoardSize` and `Rule` are set from `START` and `INFO rule`.
+//!
+//! Bad input gets `ERROR ...` (unknown commands `UNKNOWN ...`) and the last good state is
+//! kept. Every command, reply and error is in protocol.md.
+//!
+//! [`GameInfo::own_dialect`]: crate::games::GameInfo::own_dialect
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+
+use super::command::{GoParams, PositionStart};
+use super::controller::Controller;
+use super::frontend::{FrontEnd, Reporter};
+use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
+use crate::games::{self, GameKind, VariantOption};
+use crate::search::{ScoreReport, SearchInfo};
+
+/// The variant option that sets the board's side.
+pub const SIZE_OPTION: &str = "BoardSize";
+/// The variant option that sets the rule.
+pub const RULE_OPTION: &str = "Rule";
+/// `Rule`'s value for freestyle (five or more wins): Gomocup rule 0.
+pub const FREESTYLE: &str = "freestyle";
+/// `Rule`'s value for exactly five: Gomocup rule 1.
+pub const EXACT_FIVE: &str = "exact5";
+/// The name of the protocol in [`GameInfo::own_dialect`](crate::games::GameInfo).
+pub const PROTOCOL_NAME: &str = "gomocup";
+/// `timeout_turn` until the manager tells it, in ms.
+const DEFAULT_TIMEOUT_TURN_MS: u64 = 30_000;
+/// The reserve kept from `timeout_turn` and `time_left`: this much in ms...
+const MARGIN_MS: u64 = 50;
+/// ...plus this fraction (1/n) of the time.
+const MARGIN_DIVISOR: u64 = 20;
+/// `ABOUT`'s answer.
+const ABOUT: &str = concat!(
+    "name=\"cutoff\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"the cutoff developers\", country=\"n/a\""
+);
+
+/// The cell text of the 0-based `(x, y)` from the top-left on a board `height` rows
+/// high: file `x` as a letter from `a`, rank `height - y` (`a1` is the bottom-left).
+pub fn cell_text(x: u32, y: u32, height: u32) -> String {
+    let file = char::from_u32(u32::from(b'a') + x).unwrap_or('?');
+    format!("{file}{}", height.saturating_sub(y))
+}
+
+/// The 0-based `(x, y)` from the top-left of a cell text (`h8`) on a board `height` rows
+/// high; `None` if it is no cell of that form.
+pub fn cell_xy(text: &str, height: u32) -> Option<(u32, u32)> {
+    let mut chars = text.chars();
+    let file = chars.next().filter(char::is_ascii_lowercase)?;
+    let rank: u32 = chars.as_str().parse().ok()?;
+    let y = height.checked_sub(rank)?;
+    (rank >= 1).then_some((u32::from(file) - u32::from('a'), y))
+}
+
+/// The time and search limits the manager set with `INFO`.
+#[derive(Clone, Debug)]
+struct Limits {
+    /// `timeout_turn` in ms (0: play as fast as possible).
+    timeout_turn: u64,
+    /// `timeout_match` in ms (0: no limit).
+    timeout_match: u64,
+    /// `time_left` in ms, if told.
+    time_left: Option<u64>,
+    /// `max_node` (0: none).
+    max_node: u64,
+    /// `max_depth` (0: none).
+    max_depth: u32,
+}
+
+/// A stone of `BOARD`: `x`, `y` and its field (1 own, 2 the opponent's).
+type Stone = (u32, u32, u8);
+
+/// A `BOARD` being read: its stones so far and its first error.
+#[derive(Debug, Default)]
+struct BoardInput {
+    stones: Vec<Stone>,
+    error: Option<String>,
+}
+
+/// The Gomocup front end: the board size, the moves played, a `BOARD` being read.
+pub struct Gomocup {
+    /// The board's side once `START` was accepted.
+    size: Option<u32>,
+    /// The moves played, in game order, as the game's cell text.
+    moves: Vec<String>,
+    /// The `BOARD` being read.
+    board: Option<BoardInput>,
+    /// The limits from `INFO`.
+    limits: Limits,
+    /// The last `INFO rule` refused: no move is made until a rule is accepted.
+    refused_rule: Option<String>,
+    /// The engine's moves as its searches end (cell text), to add to `moves`.
+    played: Receiver<String>,
+    /// The reporters' end of `played`.
+    report_played: Sender<String>,
+}
+
+impl Default for Gomocup {
+    fn default() -> Self {
+        Gomocup::new()
+    }
+}
+
+/// What a command did: the reply, or an error kept in the state.
+type Reply = Result<Option<String>, String>;
+
+impl FrontEnd for Gomocup {
+    fn handle_line(&mut self, controller: &mut Controller, line: &str) -> bool {
+        log::debug!("<< {}", line.trim_end());
+        let line = line.trim_start_matches('\u{feff}').trim();
+        if !controller.session().is_searching() {
+            // The engine's last move is on the board once it was written.
+            self.moves.extend(self.played.try_iter());
+        }
+        if self.board.is_some() {
+            self.board_line(controller, line);
+            return true;
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let reply = match word.to_ascii_uppercase().as_str() {
+            "" => Ok(None),
+            "END" => return false,
+            "ABOUT" => Ok(Some(ABOUT.to_string())),
+            "YXSTOP" => {
+                controller.session_mut().stop();
+                Ok(None)
+            }
+            "INFO" => self.info(controller, rest.trim()),
+            _ if controller.session().is_searching() => {
+                Err(format!("{word} while thinking: the engine is busy"))
+            }
+            _ => self.command(controller, word, rest.trim()),
+        };
+        match reply {
+            Ok(Some(line)) => controller.send(line),
+            Ok(None) => {}
+            Err(e) => controller.send(format!("ERROR {e}")),
+        }
+        true
+    }
+}
+
+impl Gomocup {
+    /// Before `START`.
+    pub fn new() -> Gomocup {
+        let (report_played, played) = unbounded();
+        Gomocup {
+            played,
+            report_played,
+            size: None,
+            moves: Vec::new(),
+            board: None,
+            limits: Limits {
+                timeout_turn: DEFAULT_TIMEOUT_TURN_MS,
+                timeout_match: 0,
+                time_left: None,
+                max_node: 0,
+                max_depth: 0,
+            },
+            refused_rule: None,
+        }
+    }
+
+    /// The commands that need the engine idle.
+    fn command(&mut self, controller: &mut Controller, word: &str, rest: &str) -> Reply {
+        match word.to_ascii_uppercase().as_str() {
+            "START" => self.start(controller, rest),
+            "RECTSTART" => {
+                let (w, h) =
+                    pair(rest).ok_or_else(|| "usage: RECTSTART width,height".to_string())?;
+                if w != h {
+                    return Err(format!("RECTSTART {w},{h}: only square boards are played"));
+                }
+                self.start(controller, &w.to_string())
+            }
+            "RESTART" => {
+                self.size()?;
+                self.moves.clear();
+                controller.session_mut().new_game();
+                Ok(Some("OK".to_string()))
+            }
+            "BEGIN" => {
+                self.ready()?;
+                if !self.moves.is_empty() {
+                    return Err("BEGIN on a board with stones: send RESTART first".to_string());
+                }
+                self.think(controller)
+            }
+            "TURN" => self.turn(controller, rest),
+            "BOARD" => {
+                // The stones are read (and refused at `DONE`) even before `START`.
+                self.board = Some(BoardInput {
+                    stones: Vec::new(),
+                    error: self.ready().err(),
+                });
+                Ok(None)
+            }
+            "TAKEBACK" => self.takeback(controller, rest),
+            _ => Ok(Some(format!("UNKNOWN command '{word}'"))),
+        }
+    }
+
+    /// The board's side, or the error of a command sent before `START`.
+    fn size(&self) -> Result<u32, String> {
+        self.size
+            .ok_or_else(|| "no board: send START first".to_string())
+    }
+
+    /// The board's side, or why the engine cannot be asked to move (no `START`, a rule
+    /// refused); checked before a command changes the position.
+    fn ready(&self) -> Result<u32, String> {
+        match &self.refused_rule {
+            Some(refused) => Err(refused.clone()),
+            None => self.size(),
+        }
+    }
+
+    /// `START N`: the gomoku game on an N x N board, empty.
+    fn start(&mut self, controller: &mut Controller, rest: &str) -> Reply {
+        let size: u32 = number(rest).ok_or_else(|| "usage: START size".to_string())?;
+        let game = games::with_dialect(PROTOCOL_NAME)
+            .ok_or_else(|| "no game plays the Gomocup protocol".to_string())?;
+        let option = variant_option(game, SIZE_OPTION)
+            .ok_or_else(|| format!("{game} has no {SIZE_OPTION} option"))?;
+        let value = option
+            .check(&size.to_string())
+            .map_err(|expected| format!("unsupported size {size}: sizes are {expected}"))?;
+        controller.set_game(game);
+        controller.set_variant(&option, value);
+        controller.session_mut().new_game();
+        self.size = Some(size);
+        self.moves.clear();
+        Ok(Some("OK".to_string()))
+    }
+
+    /// `TURN x,y`: the opponent's move, then the engine's.
+    fn turn(&mut self, controller: &mut Controller, rest: &str) -> Reply {
+        let size = self.ready()?;
+        let (x, y) = pair(rest).ok_or_else(|| format!("TURN '{rest}': expected x,y"))?;
+        if x >= size || y >= size {
+            return Err(format!("TURN {x},{y}: off the {size}x{size} board"));
+        }
+        let mut moves = self.moves.clone();
+        moves.push(cell_text(x, y, size));
+        self.play(controller, moves)
+            .map_err(|e| format!("TURN {x},{y}: {e}"))?;
+        self.think(controller)
+    }
+
+    /// `TAKEBACK x,y`: the last move, which must be at x,y, is taken back.
+    fn takeback(&mut self, controller: &mut Controller, rest: &str) -> Reply {
+        let size = self.size()?;
+        let (x, y) = pair(rest).ok_or_else(|| format!("TAKEBACK '{rest}': expected x,y"))?;
+        let cell = cell_text(x, y, size);
+        if self.moves.last() != Some(&cell) {
+            return Err(format!("TAKEBACK {x},{y}: not the last move"));
+        }
+        let mut moves = self.moves.clone();
+        moves.pop();
+        self.play(controller, moves)?;
+        Ok(Some("OK".to_string()))
+    }
+
+    /// One line of a `BOARD`: a stone, or `DONE`, which sets the position and moves.
+    fn board_line(&mut self, controller: &mut Controller, line: &str) {
+        let Some(board) = &mut self.board else {
+            return;
+        };
+        if !line.eq_ignore_ascii_case("DONE") {
+            if board.error.is_none() && !line.is_empty() {
+                let size = self.size.unwrap_or(0);
+                board.error = board_stone(line, size, &mut board.stones).err();
+            }
+            return;
+        }
+        let board = self.board.take().unwrap_or_default();
+        let reply = match board.error {
+            Some(e) => Err(e),
+            None => self.board_done(controller, &board.stones),
+        };
+        match reply {
+            Ok(Some(line)) => controller.send(line),
+            Ok(None) => {}
+            Err(e) => controller.send(format!("ERROR BOARD: {e}; the position is unchanged")),
+        }
+    }
+
+    /// `DONE`: the stones become the position, the engine to move, and it moves.
+    fn board_done(&mut self, controller: &mut Controller, stones: &[Stone]) -> Reply {
+        let size = self.size()?;
+        let own: Vec<String> = stones_of(stones, 1, size);
+        let theirs: Vec<String> = stones_of(stones, 2, size);
+        // The engine moves next: it opened if the counts are equal, else the opponent did.
+        let (first, second) = match theirs.len().checked_sub(own.len()) {
+            Some(0) => (own, theirs),
+            Some(1) => (theirs, own),
+            _ => {
+                return Err(format!(
+                    "{} own and {} opponent stones cannot be the engine's turn",
+                    own.len(),
+                    theirs.len()
+                ))
+            }
+        };
+        let mut moves = Vec::with_capacity(first.len() + second.len());
+        for (index, cell) in first.into_iter().enumerate() {
+            moves.push(cell);
+            moves.extend(second.get(index).cloned());
+        }
+        self.play(controller, moves)?;
+        self.think(controller)
+    }
+
+    /// Makes `moves` the position if the game takes them and is not over after them.
+    fn play(&mut self, controller: &mut Controller, moves: Vec<String>) -> Result<(), String> {
+        let session = controller.session_mut();
+        session
+            .set_position(&PositionStart::StartPos, &moves)
+            // The game's reason, without the UCI `position` command's move number.
+            .map_err(|e| e.split(" (move ").next().unwrap_or_default().to_string())?;
+        if session.is_over() {
+            let _ = session.set_position(&PositionStart::StartPos, &self.moves);
+            return Err("the game is over after it".to_string());
+        }
+        self.moves = moves;
+        Ok(())
+    }
+
+    /// `INFO key value`: limits, memory, threads and the rule; other keys are ignored.
+    fn info(&mut self, controller: &mut Controller, rest: &str) -> Reply {
+        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let (key, value) = (key.to_ascii_lowercase(), value.trim());
+        let bad = || format!("INFO {key}: '{value}' is not a non-negative integer");
+        let limits = &mut self.limits;
+        match key.as_str() {
+            "timeout_turn" => limits.timeout_turn = number(value).ok_or_else(bad)?,
+            "timeout_match" => limits.timeout_match = number(value).ok_or_else(bad)?,
+            "time_left" => limits.time_left = Some(number(value).ok_or_else(bad)?),
+            "max_node" => limits.max_node = number(value).ok_or_else(bad)?,
+            "max_depth" => limits.max_depth = number(value).ok_or_else(bad)?,
+            "max_memory" => {
+                let bytes: u64 = number(value).ok_or_else(bad)?;
+                let mb = if bytes == 0 {
+                    DEFAULT_HASH_MB as u64
+                } else {
+                    bytes >> 21
+                };
+                return self.set(
+                    controller,
+                    OptionChange::Hash(mb.clamp(1, DEFAULT_HASH_MB as u64) as usize),
+                );
+            }
+            "thread_num" => {
+                let threads: u64 = number(value).ok_or_else(bad)?;
+                let threads = threads.clamp(1, MAX_THREADS as u64) as usize;
+                return self.set(controller, OptionChange::Threads(threads));
+            }
+            "rule" => return self.rule(controller, number(value).ok_or_else(bad)?),
+            // game_type, folder, evaluate and keys of other managers: nothing to do.
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// Applies an engine setting between searches.
+    fn set(&mut self, controller: &mut Controller, change: OptionChange) -> Reply {
+        if controller.session().is_searching() {
+            return Err("INFO while thinking: the engine is busy".to_string());
+        }
+        controller.apply(change)?;
+        Ok(None)
+    }
+
+    /// `INFO rule N`: 0 freestyle, 1 exactly five; other bits (continuous game, renju,
+    /// caro) are refused, and so is a rule the game has no value of `Rule` for.
+    fn rule(&mut self, controller: &mut Controller, rule: u32) -> Reply {
+        if controller.session().is_searching() {
+            return Err("INFO rule while thinking: the engine is busy".to_string());
+        }
+        let result = accept_rule(controller, rule)
+            .map_err(|why| format!("rule {rule}: {why}; the engine will not move"));
+        self.refused_rule = result.as_ref().err().cloned();
+        // The position again, in case the variant's change made a new session.
+        if self.size.is_some() {
+            let _ = controller
+                .session_mut()
+                .set_position(&PositionStart::StartPos, &self.moves);
+        }
+        result.map(|()| None)
+    }
+
+    /// Starts the engine's search on the current position; its move comes from the
+    /// reporter.
+    fn think(&mut self, controller: &mut Controller) -> Reply {
+        let size = self.ready()?;
+        let session = controller.session_mut();
+        session.set_position(&PositionStart::StartPos, &self.moves)?;
+        if session.is_over() {
+            return Err("the game is over".to_string());
+        }
+        let reporter = Box::new(GomocupReporter {
+            height: size,
+            last: None,
+            played: self.report_played.clone(),
+        });
+        let params = self.go_params();
+        let out = controller.output();
+        controller.session_mut().go(&params, reporter, out)?;
+        Ok(None)
+    }
+
+    /// The search's limits: `timeout_turn` less a margin as a fixed time, `time_left` (when
+    /// the match is timed) as the clock, `max_node` and `max_depth`.
+    fn go_params(&self) -> GoParams {
+        let limits = &self.limits;
+        let clock = limits
+            .time_left
+            .filter(|_| limits.timeout_match > 0)
+            .map(less_margin);
+        GoParams {
+            movetime: Some(less_margin(limits.timeout_turn)),
+            first_time: clock,
+            second_time: clock,
+            nodes: (limits.max_node > 0).then_some(limits.max_node),
+            depth: (limits.max_depth > 0).then_some(limits.max_depth),
+            ..GoParams::default()
+        }
+    }
+}
+
+/// Sets the gomoku game's `Rule` for Gomocup rule `rule`, or says why it cannot.
+fn accept_rule(controller: &mut Controller, rule: u32) -> Result<(), String> {
+    if rule & !1 != 0 {
+        return Err("only 0 (freestyle) and 1 (exactly five) are played".to_string());
+    }
+    let game = games::with_dialect(PROTOCOL_NAME).unwrap_or(controller.game());
+    let value = if rule == 1 { EXACT_FIVE } else { FREESTYLE };
+    let option = variant_option(game, RULE_OPTION).filter(|option| option.check(value).is_ok());
+    match option {
+        Some(option) => {
+            controller.set_game(game);
+            controller.set_variant(&option, value.to_string());
+            Ok(())
+        }
+        None if value == FREESTYLE => Ok(()),
+        None => Err(format!("{game} here plays freestyle only")),
+    }
+}
+
+/// The game's variant option `name`, if it has one.
+fn variant_option(game: GameKind, name: &str) -> Option<VariantOption> {
+    game.info()
+        .protocol
+        .variant_options
+        .iter()
+        .find(|option| option.name == name)
+        .copied()
+}
+
+/// A non-negative decimal number, digits only.
+fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let text = text.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// `x,y` (spaces allowed around the numbers).
+fn pair(text: &str) -> Option<(u32, u32)> {
+    let (x, y) = text.split_once(',')?;
+    Some((number(x)?, number(y)?))
+}
+
+/// Reads `x,y,field` of a `BOARD` into `stones`: on the board, no cell twice, field 1
+/// (own) or 2 (opponent's).
+fn board_stone(line: &str, size: u32, stones: &mut Vec<Stone>) -> Result<(), String> {
+    let mut parts = line.split(',');
+    let (Some(x), Some(y), Some(field), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(format!("'{line}' is not x,y,field"));
+    };
+    let (Some(x), Some(y), Some(field)) = (number::<u32>(x), number::<u32>(y), number::<u8>(field))
+    else {
+        return Err(format!("'{line}' is not x,y,field"));
+    };
+    if x >= size || y >= size {
+        return Err(format!("{x},{y} is off the {size}x{size} board"));
+    }
+    if !(1..=2).contains(&field) {
+        return Err(format!(
+            "field {field} at {x},{y}: only 1 (own) and 2 (opponent's) stones are played"
+        ));
+    }
+    if stones.iter().any(|&(sx, sy, _)| (sx, sy) == (x, y)) {
+        return Err(format!("two stones at {x},{y}"));
+    }
+    stones.push((x, y, field));
+    Ok(())
+}
+
+/// The cells of the stones of `field`, in the order given.
+fn stones_of(stones: &[Stone], field: u8, size: u32) -> Vec<String> {
+    stones
+        .iter()
+        .filter(|stone| stone.2 == field)
+        .map(|&(x, y, _)| cell_text(x, y, size))
+        .collect()
+}
+
+/// Writes one search's result as Gomocup lines: one `MESSAGE` with the last iteration's
+/// depth, score, nodes and time, then the move `x,y`.
+struct GomocupReporter {
+    /// The board's height, to turn cells into `x,y`.
+    height: u32,
+    /// The `MESSAGE` of the last iteration.
+    last: Option<String>,
+    /// Where the engine's move goes (as cell text) before it is written.
+    played: Sender<String>,
+}
+
+impl Reporter for GomocupReporter {
+    fn iteration(&mut self, info: &SearchInfo<String>) -> Option<String> {
+        if info.multipv == 1 {
+            self.last = Some(format!(
+                "MESSAGE depth {} score {} nodes {} time {}",
+                info.depth,
+                ScoreReport::from_score(info.score),
+                info.nodes,
+                info.elapsed.as_millis()
+            ));
+        }
+        None
+    }
+
+    fn finished(&mut self, line: &[String]) -> Vec<String> {
+        let mut lines: Vec<String> = self.last.take().into_iter().collect();
+        let best = line.first();
+        match best.and_then(|best| Some((best, cell_xy(best, self.height)?))) {
+            Some((best, (x, y))) => {
+                let _ = self.played.send(best.clone());
+                lines.push(format!("{x},{y}"));
+            }
+            None => lines.push("ERROR no move: the game is over".to_string()),
+        }
+        lines
+    }
+}
+
+/// The part of `ms` the engine may spend: less [`MARGIN_MS`] and a [`MARGIN_DIVISOR`]th,
+/// at least 1 ms.
+fn less_margin(ms: u64) -> u64 {
+    ms.saturating_sub(MARGIN_MS + ms / MARGIN_DIVISOR).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_coordinates_round_trip() {
+        assert_eq!(cell_text(0, 14, 15), "a1");
+        assert_eq!(cell_text(7, 7, 15), "h8");
+        assert_eq!(cell_text(14, 0, 15), "o15");
+        assert_eq!(cell_text(19, 0, 20), "t20");
+        for size in [5, 15, 20, 22] {
+            for x in 0..size {
+                for y in 0..size {
+                    assert_eq!(cell_xy(&cell_text(x, y, size), size), Some((x, y)));
+                }
+            }
+        }
+        assert_eq!(cell_xy("a16", 15), None);
+        assert_eq!(cell_xy("a0", 15), None);
+        assert_eq!(cell_xy("A1", 15), None);
+        assert_eq!(cell_xy("", 15), None);
+    }
+
+    #[test]
+    fn board_lines_are_checked() {
+        let mut stones = Vec::new();
+        assert!(board_stone("7,7,1", 15, &mut stones).is_ok());
+        assert!(board_stone(" 8 , 7 , 2", 15, &mut stones).is_ok());
+        for bad in [
+            "7,7,2", "15,0,1", "1,2", "1,2,3", "1,2,1,4", "a,b,c", "-1,2,1", "1,2,0",
+        ] {
+            assert!(board_stone(bad, 15, &mut stones).is_err(), "{bad}");
+        }
+        assert_eq!(stones.len(), 2);
+    }
+
+    #[test]
+    fn the_turn_keeps_a_margin() {
+        assert_eq!(less_margin(300), 235);
+        assert_eq!(less_margin(30_000), 28_450);
+        assert_eq!(less_margin(0), 1);
+    }
+}

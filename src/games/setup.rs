@@ -1,9 +1,10 @@
 //! A position from "FEN or start position plus moves": the one reader behind the
 //! protocol's `position` command, `perft`, `solve`, bench positions and match openings.
 //!
-//! The FEN and each move are checked by the game's own rules ([`Rules::from_fen`],
-//! [`Rules::parse_move`]); a refusal says which part was bad: the FEN, or the move and its
-//! number in the list.
+//! The FEN and each move are checked by the game's own rules
+//! ([`Rules::from_fen`](crate::search::Rules::from_fen),
+//! [`Rules::parse_move`](crate::search::Rules::parse_move)); a refusal says which part was
+//! bad: the FEN, or the move and its number in the list.
 
 use thiserror::Error;
 

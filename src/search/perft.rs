@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use super::game::{Game, MoveList};
 
 /// Number of leaf positions exactly `depth` plies from `game`, counted on a
-/// [`Rules::rules_only`] copy: nothing is evaluated, so no evaluation state is kept up to date
-/// (`game` itself is left as it was).
+/// [`Rules::rules_only`](crate::search::Rules::rules_only) copy: nothing is evaluated, so no
+/// evaluation state is kept up to date (`game` itself is left as it was).
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     count(&mut game.rules_only(), depth)
 }

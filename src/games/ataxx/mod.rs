@@ -40,6 +40,8 @@
 //! The NNUE net of [`nnue`] (the one built into the binary, or `EvalFile`'s), its
 //! accumulators updated lazily by make/unmake; without a net ([`AtaxxVariant`], `UseNNUE
 //! false`) the hand-crafted [`SearchHooks::evaluate`]: stones and a tempo share.
+//!
+//! [`Game`]: crate::search::Game
 
 pub mod datagen;
 pub mod nnue;

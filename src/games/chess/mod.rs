@@ -13,6 +13,8 @@
 //! own rook"; in standard chess it is written the usual way (`e1g1`), in Chess960 as the
 //! king-takes-rook move (`e1h1`), and FENs use Shredder castling fields (X-FEN `KQkq` is
 //! accepted too).
+//!
+//! [`Game`]: crate::search::Game
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -91,7 +93,7 @@ impl ChessVariant {
     }
 }
 
-/// A chess position with its history, searchable as a [`Game`].
+/// A chess position with its history, searchable as a [`Game`](crate::search::Game).
 #[derive(Debug)]
 pub struct Chess {
     /// The current position.

@@ -17,6 +17,8 @@
 //! Notation: a move is the column digit `1`..`7`, left to right. FEN lists rows from top to
 //! bottom separated by `/`, `x` for the first player's stones, `o` for the second's, digits
 //! for runs of empty cells, then a space and the side to move: the start is `7/7/7/7/7/7 x`.
+//!
+//! [`Game`]: crate::search::Game
 
 pub mod book;
 pub mod solver;

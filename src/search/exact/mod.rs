@@ -2,7 +2,8 @@
 //!
 //! - [`ExactSearch`], the hook an exact search implements: the engine's own, [`CoreSearch`]
 //!   (every game whose search is exact), or a game's dedicated one (Connect Four's,
-//!   `games::connect4::solver`, brought by [`ExactHooks::dedicated_solver`]);
+//!   `games::connect4::solver`, brought by
+//!   [`ExactHooks::dedicated_solver`](crate::search::ExactHooks::dedicated_solver));
 //! - the decision "this search plays exactly" ([`ExactPlay::decide`], `play`), made once per
 //!   search by the thread pool and passed to the main searcher;
 //! - the choice of a root move by exact values ([`best_exact_move`], `choice`);

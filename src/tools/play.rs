@@ -12,7 +12,7 @@ use crate::protocol::dialect::Dialect;
 use crate::search::{Game, GameResult, MoveList, Player};
 use crate::tools::matches::clock::SearchLimits;
 use crate::tools::matches::config::parse_tc;
-use crate::tools::matches::engine::{EngineConfig, EngineProcess};
+use crate::tools::matches::engine::{EngineConfig, EngineProcess, EngineProtocol};
 use crate::tools::matches::engine_side::ask_engine;
 use crate::tools::matches::openings::Opening;
 use crate::tools::matches::record::GameRecord;
@@ -112,7 +112,7 @@ impl PlayArgs {
                 cmd,
                 args,
                 dir: None,
-                proto,
+                proto: EngineProtocol::Text(proto),
                 options: Vec::new(),
                 limits,
                 time_margin: None,

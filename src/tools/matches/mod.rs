@@ -8,7 +8,8 @@
 //! - [`openings`] reads and checks openings, `schedule` orders them and makes the queue
 //!   of games;
 //! - `workers` plays the queue on worker threads, each with its own engines;
-//! - [`engine`] runs an engine process with deadlines, `engine_side` makes it a player;
+//! - [`engine`] runs an engine process with deadlines, `engine_side` makes it a player,
+//!   [`gomocup`] a player over the Gomocup protocol;
 //! - [`referee`] plays one game generically over [`Game`], with [`clock`] keeping time
 //!   and [`adjudication`] judging by the engines' scores;
 //! - [`record`] is what a game leaves, `pgn` writes it as PGN or a record line;
@@ -24,6 +25,7 @@ pub mod clock;
 pub mod config;
 pub mod engine;
 pub(crate) mod engine_side;
+pub mod gomocup;
 pub mod openings;
 mod output;
 mod pgn;
@@ -41,6 +43,7 @@ use std::sync::Arc;
 use crate::games::{GameVisitor, Registered};
 use crate::search::Game;
 use config::MatchConfig;
+use engine::EngineProtocol;
 use output::Output;
 use record::GameRecord;
 use schedule::Job;
@@ -84,6 +87,7 @@ fn run_game<G: Game>(
         return Err(problem);
     }
     let openings = schedule::openings::<G>(config, variant)?;
+    check_gomocup::<G>(config, variant, &openings)?;
     let pairs = schedule::pairings(config);
     let queue = schedule::jobs(config, &pairs, &openings);
     let scheduled = queue.len();
@@ -119,6 +123,29 @@ fn run_game<G: Game>(
         output::write_json(path, &results)?;
     }
     Ok(results)
+}
+
+/// Refuses a match with a Gomocup engine in a game that is not five in a row on a board,
+/// or from openings given as a FEN (the runner tells a Gomocup engine the moves).
+fn check_gomocup<G: Game>(
+    config: &MatchConfig,
+    variant: &G::Variant,
+    openings: &[openings::Opening],
+) -> Result<(), String> {
+    if !config
+        .engines
+        .iter()
+        .any(|e| e.proto == EngineProtocol::Gomocup)
+    {
+        return Ok(());
+    }
+    let name = config.game.name();
+    gomocup::GomocupGame::of::<G>(variant)
+        .map_err(|why| format!("proto=gomocup cannot play {name}: {why}"))?;
+    if openings.iter().any(|o| o.fen.is_some()) {
+        return Err("proto=gomocup takes openings as moves (format=moves), not FENs".to_string());
+    }
+    Ok(())
 }
 
 /// Counts a finished game, writes it out and runs the SPRT; returns true when the match

@@ -9,7 +9,8 @@ use std::thread;
 use std::time::Duration;
 
 use super::config::MatchConfig;
-use super::engine::{EngineFailure, EngineProcess};
+use super::engine::{EngineFailure, EngineProcess, EngineProtocol};
+use super::gomocup::{GomocupGame, Session};
 use super::record::{loss_for, GameRecord, Termination};
 use super::referee;
 use super::schedule::Job;
@@ -110,8 +111,12 @@ impl Engines {
             if self.0[index].is_some() {
                 continue;
             }
-            let mut process =
-                EngineProcess::spawn(&config.engines[index]).map_err(StartFailure::Fatal)?;
+            let engine = &config.engines[index];
+            let mut process = EngineProcess::spawn(engine).map_err(StartFailure::Fatal)?;
+            if engine.proto == EngineProtocol::Gomocup {
+                let game = GomocupGame::of::<G>(variant).map_err(StartFailure::Fatal)?;
+                process.gomocup = Some(Session::new(game));
+            }
             let referee = &config.referee;
             match process.init(referee.startup_timeout, referee.ready_timeout, interrupted) {
                 Ok(()) => self.0[index] = Some(process),

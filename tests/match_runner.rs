@@ -760,3 +760,189 @@ fn ataxx_match_over_uai_plays_to_the_end() {
         );
     }
 }
+
+/// The fake Gomocup engine (tests/engines/gomocup_fake.py).
+const GOMOCUP_FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/gomocup_fake.py");
+
+/// One game pair of gomoku from `opening`: the fake Gomocup engine in `mode` (at 2 s +
+/// 0.05 s, logging what it receives to `log`) against cutoff at depth 2; returns the
+/// runner's output and the JSON results.
+fn gomocup_pair(mode: &str, opening: &str, log: &PathBuf) -> (String, Value) {
+    let (book, json) = (
+        scratch(&format!("gc-{mode}.txt")),
+        scratch(&format!("gc-{mode}.json")),
+    );
+    std::fs::write(&book, format!("# one opening\n{opening}\n")).unwrap();
+    let _ = std::fs::remove_file(log);
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "gomoku",
+            "-engine",
+            &format!("cmd={GOMOCUP_FAKE}"),
+            &format!("args={mode} {}", log.display()),
+            &format!("name={mode}"),
+            "proto=gomocup",
+            "tc=2+0.05",
+            "option.max_memory=1000000",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game gomoku",
+            "name=cutoff",
+            "proto=ugi",
+            "depth=2",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-readytimeout",
+            "2000",
+            "-openings",
+            &format!("file={}", book.display()),
+            "format=moves",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(90),
+    );
+    assert_eq!(code, 0, "{out}");
+    (out, read_json(&json))
+}
+
+#[test]
+fn gomocup_engines_play_whole_games() {
+    let log = scratch("gomocup-legal.log");
+    let (out, v) = gomocup_pair("legal", "h8 g9 j7", &log);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{out}");
+    for game in games {
+        let record = &game["record"];
+        assert_eq!(record["termination"], "normal", "{record}");
+        assert!(
+            record["reason"].as_str().unwrap().contains("by the rules"),
+            "{record}"
+        );
+    }
+    // The fake refuses (with ERROR, a forfeit) any stone it cannot place, so two normal
+    // games mean the runner kept its board right. Here is what it was told.
+    let said = std::fs::read_to_string(&log).unwrap();
+    for line in [
+        "ABOUT",
+        "START 15",
+        "INFO rule 0",
+        "INFO game_type 1",
+        "INFO timeout_match 2000",
+        "INFO time_left 2000",
+        "INFO max_memory 1000000",
+        "BOARD",
+        "7,7,",
+        "DONE",
+        "TURN ",
+        "END",
+    ] {
+        assert!(said.contains(line), "'{line}' not sent:\n{said}");
+    }
+    // The default max_memory is not sent when the options give one.
+    assert!(!said.contains("INFO max_memory 0"), "{said}");
+}
+
+/// The fake Gomocup engine in `mode` must forfeit both games of a pair, as `termination`,
+/// with `reason` in the record.
+fn gomocup_forfeit(mode: &str, termination: &str, reason: &str) {
+    let log = scratch(&format!("gomocup-{mode}.log"));
+    let (out, v) = gomocup_pair(mode, "h8 h9", &log);
+    assert_eq!(count(&v["pairings"][0]["wdl"]["losses"]), 2, "{out}");
+    for game in v["games"].as_array().unwrap() {
+        let record = &game["record"];
+        assert_eq!(record["termination"], termination, "{out}");
+        let text = record["reason"].as_str().unwrap();
+        assert!(text.starts_with(mode) && text.contains(reason), "{text}");
+    }
+}
+
+#[test]
+fn gomocup_bad_replies_forfeit() {
+    gomocup_forfeit("occupied", "illegal_move", "illegal move");
+    gomocup_forfeit("offboard", "illegal_move", "no cell of the 15x15 board");
+    gomocup_forfeit(
+        "error",
+        "malformed_bestmove",
+        "answered 'ERROR I will not play'",
+    );
+    gomocup_forfeit("crash", "crash", "disconnected");
+}
+
+#[test]
+fn gomocup_engines_play_only_five_in_a_row() {
+    for game in ["chess", "connect4", "tictactoe"] {
+        let (code, _) = run_match(
+            &[
+                "-game",
+                game,
+                "-engine",
+                &format!("cmd={GOMOCUP_FAKE}"),
+                "proto=gomocup",
+                "-engine",
+                &format!("cmd={CUTOFF}"),
+                "proto=ugi",
+                "-each",
+                "depth=1",
+            ],
+            Duration::from_secs(10),
+        );
+        assert_eq!(code, 2, "{game}");
+    }
+}
+
+#[test]
+fn cutoff_plays_rapfi_over_gomocup() {
+    let rapfi = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/gomoku/rapfi");
+    let rapfi = std::path::Path::new(rapfi);
+    let rapfi = if rapfi.exists() {
+        rapfi.to_path_buf()
+    } else {
+        std::path::PathBuf::from("/work/shared/tools/gomoku/rapfi")
+    };
+    if !rapfi.exists() {
+        println!("SKIPPED: Rapfi not found (it lives in ../shared/tools/gomoku)");
+        return;
+    }
+    let (book, json) = (scratch("rapfi-book.txt"), scratch("rapfi.json"));
+    std::fs::write(&book, "h8 h9 j7\n").unwrap();
+    let (code, out) = run_match(
+        &[
+            "-game",
+            "gomoku",
+            "-engine",
+            &format!("cmd={}", rapfi.display()),
+            "name=rapfi",
+            "proto=gomocup",
+            "-engine",
+            &format!("cmd={CUTOFF}"),
+            "args=--game gomoku",
+            "name=cutoff",
+            "proto=ugi",
+            "option.Hash=1",
+            "-each",
+            "tc=3+0.05",
+            // A loaded machine may be late in answering; the clock itself is kept exactly.
+            "timemargin=1000",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-openings",
+            &format!("file={}", book.display()),
+            "format=moves",
+            "-jsonout",
+            &format!("file={}", json.display()),
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(code, 0, "{out}");
+    let v = read_json(&json);
+    for game in v["games"].as_array().unwrap() {
+        let record = &game["record"];
+        assert_eq!(record["termination"], "normal", "{record}");
+        let moves = record["moves"].as_array().unwrap();
+        assert!(moves.len() >= 5, "{record}");
+    }
+}

@@ -11,8 +11,8 @@ use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
 use crate::protocol::dialect::Dialect;
 use crate::search::{Game, GameResult, MoveList, Player};
 use crate::tools::referee::{
-    self, ask_engine, parse_tc, Choice, EngineConfig, EngineProcess, GameRecord, Opening,
-    RefereeSettings, SearchLimits, Side, SideFailure, Turn,
+    self, ask_engine, parse_tc, Choice, EngineConfig, EngineProcess, EngineProtocol, GameRecord,
+    Opening, RefereeSettings, SearchLimits, Side, SideFailure, Turn,
 };
 
 /// Time the engine gets for a `hint`.
@@ -109,7 +109,7 @@ impl PlayArgs {
                 cmd,
                 args,
                 dir: None,
-                proto,
+                proto: EngineProtocol::Text(proto),
                 options: Vec::new(),
                 limits,
                 time_margin: None,

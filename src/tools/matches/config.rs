@@ -9,8 +9,8 @@ use super::stats::{EloModel, Sprt};
 use crate::games::{self, GameKind};
 use crate::protocol::dialect::Dialect;
 use crate::tools::referee::{
-    parse_num, parse_secs, parse_tc, DrawRule, EngineConfig, RefereeSettings, ResignRule,
-    SearchLimits,
+    parse_num, parse_secs, parse_tc, DrawRule, EngineConfig, EngineProtocol, RefereeSettings,
+    ResignRule, SearchLimits,
 };
 
 /// Who plays whom when there are more than two engines.
@@ -77,7 +77,7 @@ struct EngineDraft {
     cmd: Option<String>,
     args: Option<Vec<String>>,
     dir: Option<PathBuf>,
-    proto: Option<Dialect>,
+    proto: Option<EngineProtocol>,
     options: Vec<(String, String)>,
     tc: Option<SearchLimits>,
     movetime_ms: Option<u64>,
@@ -97,10 +97,9 @@ impl EngineDraft {
             "args" => self.args = Some(value.split_whitespace().map(String::from).collect()),
             "dir" => self.dir = Some(PathBuf::from(value)),
             "proto" => {
-                self.proto = Some(
-                    Dialect::from_name(value)
-                        .ok_or_else(|| format!("unknown protocol '{value}' (uci, ugi or uai)"))?,
-                )
+                self.proto = Some(EngineProtocol::from_name(value).ok_or_else(|| {
+                    format!("unknown protocol '{value}' (uci, ugi, uai or gomocup)")
+                })?)
             }
             "tc" => self.tc = Some(parse_tc(value)?),
             "st" => self.movetime_ms = Some(parse_secs(key, value)?),
@@ -159,7 +158,7 @@ impl EngineDraft {
             cmd,
             args: self.args.unwrap_or_default(),
             dir: self.dir,
-            proto: self.proto.unwrap_or(Dialect::Uci),
+            proto: self.proto.unwrap_or(EngineProtocol::Text(Dialect::Uci)),
             options: self.options,
             limits,
             time_margin: self.time_margin,
@@ -387,7 +386,7 @@ impl MatchConfig {
         }
         for engine in &self.engines {
             // A dialect of one game's own (UAI: Ataxx) plays only that game.
-            let word = engine.proto.handshake();
+            let word = engine.proto.name();
             if let Some(owner) = games::with_dialect(word).filter(|&g| g != self.game) {
                 return Err(format!("proto={word} plays only {}", owner.name()));
             }
@@ -457,7 +456,7 @@ mod tests {
         assert_eq!(config.engines.len(), 2);
         assert_eq!(config.engines[0].options, [("Hash".into(), "16".into())]);
         assert_eq!(config.engines[1].options, [("Hash".into(), "32".into())]);
-        assert_eq!(config.engines[1].proto, Dialect::Ugi);
+        assert_eq!(config.engines[1].proto, EngineProtocol::Text(Dialect::Ugi));
         assert_eq!(config.engines[0].limits.base_ms, Some(10_000));
         assert_eq!(config.engines[0].limits.inc_ms, 100);
         assert_eq!(
@@ -515,7 +514,15 @@ mod tests {
     fn ataxx_engines_speak_uai() {
         let text = "-game ataxx -engine cmd=a -engine cmd=b proto=ugi -each depth=1 proto=uai";
         let config = parse_args(&args(text), games::find("chess").unwrap()).unwrap();
-        assert_eq!(config.engines[0].proto, Dialect::Uai);
-        assert_eq!(config.engines[1].proto, Dialect::Ugi);
+        assert_eq!(config.engines[0].proto, EngineProtocol::Text(Dialect::Uai));
+        assert_eq!(config.engines[1].proto, EngineProtocol::Text(Dialect::Ugi));
+    }
+
+    #[test]
+    fn gomoku_engines_speak_gomocup() {
+        let text = "-game gomoku -engine cmd=a proto=GOMOCUP -engine cmd=b proto=ugi -each st=1";
+        let config = parse_args(&args(text), games::find("chess").unwrap()).unwrap();
+        assert_eq!(config.engines[0].proto, EngineProtocol::Gomocup);
+        assert_eq!(config.engines[0].proto.name(), "gomocup");
     }
 }

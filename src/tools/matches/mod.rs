@@ -7,7 +7,8 @@
 //!   games;
 //! - `workers` plays the queue on worker threads, each with its own engines, every game
 //!   through the [`referee`](crate::tools::referee) that `cutoff play` uses too (rules,
-//!   clocks, engines, adjudication, the record of a game);
+//!   clocks, engines over UCI, UGI, UAI or the Gomocup protocol, adjudication, the record
+//!   of a game);
 //! - `pgn` writes a game's record as PGN or a record line;
 //! - `tally` counts results and runs the SPRT, with [`stats`] doing the arithmetic;
 //! - `output` writes files, progress and the summary.
@@ -30,7 +31,7 @@ use std::sync::Arc;
 
 use crate::games::{GameVisitor, Registered};
 use crate::search::Game;
-use crate::tools::referee::GameRecord;
+use crate::tools::referee::{EngineProtocol, GameRecord, GomocupGame, Opening};
 use config::MatchConfig;
 use output::Output;
 use schedule::Job;
@@ -74,6 +75,7 @@ fn run_game<G: Game>(
         return Err(problem);
     }
     let openings = schedule::openings::<G>(config, variant)?;
+    check_gomocup::<G>(config, variant, &openings)?;
     let pairs = schedule::pairings(config);
     let queue = schedule::jobs(config, &pairs, &openings);
     let scheduled = queue.len();
@@ -109,6 +111,29 @@ fn run_game<G: Game>(
         output::write_json(path, &results)?;
     }
     Ok(results)
+}
+
+/// Refuses a match with a Gomocup engine in a game that is not five in a row on a board,
+/// or from openings given as a FEN (the runner tells a Gomocup engine the moves).
+fn check_gomocup<G: Game>(
+    config: &MatchConfig,
+    variant: &G::Variant,
+    openings: &[Opening],
+) -> Result<(), String> {
+    if !config
+        .engines
+        .iter()
+        .any(|e| e.proto == EngineProtocol::Gomocup)
+    {
+        return Ok(());
+    }
+    let name = config.game.name();
+    GomocupGame::of::<G>(variant)
+        .map_err(|why| format!("proto=gomocup cannot play {name}: {why}"))?;
+    if openings.iter().any(|o| o.fen.is_some()) {
+        return Err("proto=gomocup takes openings as moves (format=moves), not FENs".to_string());
+    }
+    Ok(())
 }
 
 /// Counts a finished game, writes it out and runs the SPRT; returns true when the match

@@ -12,7 +12,8 @@ use super::config::MatchConfig;
 use super::schedule::Job;
 use crate::search::Game;
 use crate::tools::referee::{
-    self, loss_for, EngineFailure, EngineProcess, GameRecord, Termination,
+    self, loss_for, EngineFailure, EngineProcess, EngineProtocol, GameRecord, GomocupGame,
+    Termination,
 };
 
 /// How often the collecting thread looks at the Ctrl-C flag while no game finishes.
@@ -110,8 +111,12 @@ impl Engines {
             if self.0[index].is_some() {
                 continue;
             }
-            let mut process =
-                EngineProcess::spawn(&config.engines[index]).map_err(StartFailure::Fatal)?;
+            let engine = &config.engines[index];
+            let mut process = EngineProcess::spawn(engine).map_err(StartFailure::Fatal)?;
+            if engine.proto == EngineProtocol::Gomocup {
+                let game = GomocupGame::of::<G>(variant).map_err(StartFailure::Fatal)?;
+                process.use_gomocup(game);
+            }
             let referee = &config.referee;
             match process.init(referee.startup_timeout, referee.ready_timeout, interrupted) {
                 Ok(()) => self.0[index] = Some(process),

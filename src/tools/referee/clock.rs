@@ -202,6 +202,35 @@ pub fn parse_tc(text: &str) -> Result<SearchLimits, String> {
     })
 }
 
+/// Gomocup's `time_left` for a match without a clock: "no limit".
+const GOMOCUP_UNLIMITED: u64 = 2_147_483_647;
+
+/// The `INFO` lines that tell a Gomocup engine its time before a move, searching by
+/// `limits` on `clock`: `timeout_match` (the clock's base, 0 without a clock),
+/// `timeout_turn` (the clock's time left, the move time, or `untimed` when neither bounds
+/// it) and `time_left` (the clock's time left, or "unlimited"). The protocol has no
+/// increment: the referee adds it after the move, so the engine is never told time it
+/// does not have yet.
+pub(super) fn gomocup_time_info(
+    limits: &SearchLimits,
+    clock: &Clock,
+    untimed: Duration,
+) -> [String; 3] {
+    let (matched, turn, left) = match (limits.base_ms, limits.movetime_ms) {
+        (Some(base), movetime) => {
+            let left = clock.remaining_ms;
+            (base, movetime.map_or(left, |ms| ms.min(left)), left)
+        }
+        (None, Some(ms)) => (0, ms, GOMOCUP_UNLIMITED),
+        (None, None) => (0, untimed.as_millis() as u64, GOMOCUP_UNLIMITED),
+    };
+    [
+        format!("INFO timeout_match {matched}"),
+        format!("INFO timeout_turn {turn}"),
+        format!("INFO time_left {left}"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,5 +294,39 @@ mod tests {
                 .as_secs(),
             60
         );
+    }
+
+    #[test]
+    fn gomocup_engines_are_told_the_time_they_have() {
+        let limits = SearchLimits {
+            base_ms: Some(10_000),
+            inc_ms: 100,
+            ..SearchLimits::default()
+        };
+        let mut clock = Clock::new(&limits);
+        clock.charge(2_000);
+        let untimed = Duration::from_secs(60);
+        assert_eq!(
+            gomocup_time_info(&limits, &clock, untimed),
+            [
+                "INFO timeout_match 10000",
+                "INFO timeout_turn 8100",
+                "INFO time_left 8100"
+            ]
+        );
+        let movetime = SearchLimits {
+            movetime_ms: Some(500),
+            ..SearchLimits::default()
+        };
+        let info = gomocup_time_info(&movetime, &Clock::new(&movetime), untimed);
+        assert_eq!(info[1], "INFO timeout_turn 500");
+        assert_eq!(info[2], "INFO time_left 2147483647");
+        let depth = SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        };
+        let info = gomocup_time_info(&depth, &Clock::new(&depth), untimed);
+        assert_eq!(info[0], "INFO timeout_match 0");
+        assert_eq!(info[1], "INFO timeout_turn 60000");
     }
 }

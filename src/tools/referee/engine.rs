@@ -1,6 +1,6 @@
-//! An engine process driven over UCI, UGI or UAI: start, handshake, options, and reading
-//! lines with deadlines so that an engine that hangs, crashes or floods never hangs the
-//! runner.
+//! An engine process driven over UCI, UGI, UAI or the Gomocup protocol: start, handshake,
+//! options, and reading lines with deadlines so that an engine that hangs, crashes or floods
+//! never hangs the runner.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -11,12 +11,54 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clock::SearchLimits;
+use super::gomocup::{self, GomocupGame, Session};
 use crate::protocol::dialect::Dialect;
 
 /// Lines of an engine's output kept for forfeit reports.
 const TAIL_LINES: usize = 8;
 /// Time an engine gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The protocol the runner speaks to an engine (`proto=` on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EngineProtocol {
+    /// A dialect of the UCI family: UCI, UGI or UAI.
+    Text(Dialect),
+    /// The Gomocup (piskvork) protocol of gomoku engines ([`gomocup`]).
+    Gomocup,
+}
+
+impl EngineProtocol {
+    /// The protocol named `name` (`uci`, `ugi`, `uai` or `gomocup`, any case).
+    pub fn from_name(name: &str) -> Option<EngineProtocol> {
+        if name.eq_ignore_ascii_case("gomocup") {
+            return Some(EngineProtocol::Gomocup);
+        }
+        Dialect::from_name(name).map(EngineProtocol::Text)
+    }
+
+    /// Its name, as `proto=` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineProtocol::Text(dialect) => dialect.handshake(),
+            EngineProtocol::Gomocup => "gomocup",
+        }
+    }
+
+    /// The command that asks the engine to exit.
+    fn quit(self) -> &'static str {
+        match self {
+            EngineProtocol::Text(_) => "quit",
+            EngineProtocol::Gomocup => "END",
+        }
+    }
+}
+
+impl serde::Serialize for EngineProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
 
 /// How to start and set up one engine.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -29,9 +71,10 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// Working directory (the runner's when `None`).
     pub dir: Option<PathBuf>,
-    /// The dialect it speaks (`proto=` on the command line).
-    pub proto: Dialect,
-    /// `setoption` pairs sent after the handshake, in order.
+    /// The protocol it speaks (`proto=` on the command line).
+    pub proto: EngineProtocol,
+    /// `setoption` pairs sent after the handshake, in order (Gomocup: `INFO NAME VALUE`
+    /// lines sent before each game).
     pub options: Vec<(String, String)>,
     /// Search limits for every move.
     pub limits: SearchLimits,
@@ -61,6 +104,9 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     tail: VecDeque<String>,
+    /// The game as a Gomocup engine is told it, and what its board holds; `None` for
+    /// engines of the other protocols and until the match runner sets it.
+    pub(super) gomocup: Option<Session>,
 }
 
 impl EngineConfig {
@@ -80,6 +126,12 @@ impl EngineConfig {
 }
 
 impl EngineProcess {
+    /// Makes this engine a player over the Gomocup protocol of `game`; called before
+    /// [`EngineProcess::init`].
+    pub fn use_gomocup(&mut self, game: GomocupGame) {
+        self.gomocup = Some(Session::new(game));
+    }
+
     /// Starts the engine; its stderr is discarded.
     pub fn spawn(config: &EngineConfig) -> Result<EngineProcess, String> {
         let mut command = Command::new(&config.cmd);
@@ -124,6 +176,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             tail: VecDeque::new(),
+            gomocup: None,
         })
     }
 
@@ -183,14 +236,20 @@ impl EngineProcess {
     }
 
     /// Handshake in the engine's dialect (`uai` until `uaiok`, within `startup`), options,
-    /// then `isready`/`readyok` (within `timeout`).
+    /// then `isready`/`readyok` (within `timeout`). A Gomocup engine is asked `ABOUT`
+    /// instead; its options are sent before each game.
     pub fn init(
         &mut self,
         startup: Duration,
         timeout: Duration,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), (EngineFailure, &'static str)> {
-        let dialect = self.config.proto;
+        let dialect = match self.config.proto {
+            EngineProtocol::Text(dialect) => dialect,
+            EngineProtocol::Gomocup => {
+                return gomocup::handshake(self, startup, interrupted).map_err(|e| (e, "ABOUT"))
+            }
+        };
         self.send(dialect.handshake())
             .map_err(|e| (e, "handshake"))?;
         self.wait_for(dialect.reply(), Instant::now() + startup, interrupted)
@@ -223,13 +282,13 @@ impl EngineProcess {
         matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
-    /// Sends `quit`, waits briefly, then kills the process.
+    /// Sends `quit` (Gomocup: `END`), waits briefly, then kills the process.
     pub fn quit(mut self) {
         self.shutdown();
     }
 
     fn shutdown(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(self.config.proto.quit());
         self.stdin = None;
         let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {

@@ -1,13 +1,15 @@
 //! An engine process as a [`Side`] of a refereed game: `ucinewgame` (in its dialect) and
 //! `isready` before the game; on each turn the position, `go` with both clocks, and the
-//! engine's lines read until `bestmove` within the time it is allowed.
+//! engine's lines read until `bestmove` within the time it is allowed. Gomocup engines are
+//! played by [`gomocup`](super::gomocup).
 
 use std::time::{Duration, Instant};
 
 use super::adjudication::parse_info;
 use super::clock::{go_command, SearchLimits};
-use super::engine::{EngineFailure, EngineProcess};
+use super::engine::{EngineFailure, EngineProcess, EngineProtocol};
 use super::game::{Choice, Side, SideFailure, Turn};
+use super::gomocup;
 use super::record::Termination;
 use super::rules::RefereeSettings;
 use crate::protocol::dialect::NO_MOVE;
@@ -118,8 +120,12 @@ impl<G: Game> Side<G> for EngineProcess {
         settings: &RefereeSettings,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<(), SideFailure> {
+        let dialect = match self.config.proto {
+            EngineProtocol::Text(dialect) => dialect,
+            EngineProtocol::Gomocup => return gomocup::new_game(self, settings, interrupted),
+        };
         let status = self
-            .send(self.config.proto.new_game())
+            .send(dialect.new_game())
             .and_then(|()| self.ready(settings.ready_timeout, interrupted));
         match status {
             Ok(()) => Ok(()),
@@ -141,8 +147,12 @@ impl<G: Game> Side<G> for EngineProcess {
         settings: &RefereeSettings,
         interrupted: &dyn Fn() -> bool,
     ) -> Result<Choice, SideFailure> {
+        let dialect = match self.config.proto {
+            EngineProtocol::Text(dialect) => dialect,
+            EngineProtocol::Gomocup => return gomocup::play(self, turn, settings, interrupted),
+        };
         let limits = self.config.limits;
-        let go = go_command(self.config.proto, &limits, turn.clocks, turn.index);
+        let go = go_command(dialect, &limits, turn.clocks, turn.index);
         let margin = self.config.time_margin.unwrap_or(settings.time_margin);
         let allowed = turn.clocks[turn.index].allowed(&limits, margin, settings.move_timeout);
         ask_engine(

@@ -9,7 +9,8 @@
 //!   none of its siblings;
 //! - `opening` is where a game starts ([`Opening`]), checked by the rules;
 //! - `clock` keeps each player's time and parses time controls;
-//! - `engine` runs an engine process with deadlines, `engine_side` makes it a [`Side`];
+//! - `engine` runs an engine process with deadlines, `engine_side` makes it a [`Side`],
+//!   `gomocup` speaks the Gomocup protocol for it;
 //! - `adjudication` judges a game by the engines' scores;
 //! - `record` is what a game leaves ([`GameRecord`]).
 //!
@@ -21,15 +22,17 @@ mod clock;
 mod engine;
 mod engine_side;
 mod game;
+mod gomocup;
 mod opening;
 mod record;
 mod rules;
 
 pub(crate) use clock::{parse_num, parse_secs};
 pub use clock::{parse_tc, SearchLimits};
-pub use engine::{EngineConfig, EngineFailure, EngineProcess};
+pub use engine::{EngineConfig, EngineFailure, EngineProcess, EngineProtocol};
 pub use engine_side::ask_engine;
 pub use game::{play_game, Choice, Side, SideFailure, Turn};
+pub use gomocup::GomocupGame;
 pub use opening::Opening;
 pub use record::{loss_for, GameRecord, PlayedMove, Termination};
 pub use rules::{game_end, DrawRule, RefereeSettings, ResignRule};

@@ -1,4 +1,4 @@
-//! m,n,k-games: tic-tac-toe, 4x4 four-in-a-row, freestyle gomoku and other sizes.
+//! m,n,k-games: tic-tac-toe, 4x4 four-in-a-row and other sizes (gomoku has its own module).
 //!
 //! Two players alternately place a stone on an empty cell of a `width` x `height` board; the
 //! first to own `k` or more cells in a row (horizontally, vertically or diagonally) wins, and
@@ -19,9 +19,7 @@ use std::sync::Arc;
 use super::grid::{self, Mark};
 
 use super::{BenchPosition, GameInfo, PieceMarks};
-use crate::search::game::{
-    Game, GameError, MoveList, Outcome, Player, MAX_MOVES, QUIET_HINT_LIMIT,
-};
+use crate::search::game::{Game, GameError, MoveList, Outcome, Player, QUIET_HINT_LIMIT};
 
 /// Tic-tac-toe in the registry.
 pub const TICTACTOE_INFO: GameInfo = GameInfo {
@@ -63,28 +61,10 @@ pub const TICTACTOE4_INFO: GameInfo = GameInfo {
     ..TICTACTOE_INFO
 };
 
-/// Gomoku (15x15, five or more in a row) in the registry.
-pub const GOMOKU_INFO: GameInfo = GameInfo {
-    name: "gomoku",
-    aliases: &["freestyle"],
-    summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
-    bench_positions: &[
-        BenchPosition::from_start("h8"),
-        BenchPosition::from_start("h8 h9 i8 g8 i9"),
-        BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
-    ],
-    bench_depth: 4,
-    opening_book: "openings/gomoku.txt",
-    match_tc: "2+0.02",
-    solvable: false,
-    pgn_variant: Some("gomoku"),
-    ..TICTACTOE_INFO
-};
-
-/// Largest board side: 16 keeps files within `a..p` and cells within `MAX_MOVES`.
+/// Largest board side: 16 keeps files within `a..p` and cells within `MAX_CELLS`.
 const MAX_SIDE: u8 = 16;
 /// Cells of the largest board.
-const MAX_CELLS: usize = MAX_MOVES;
+const MAX_CELLS: usize = 256;
 /// Content of an empty cell in `Mnk::board`; stones are `player index + 1`.
 const EMPTY: u8 = 0;
 /// Static evaluations are clamped to this magnitude (before the tempo bonus).

@@ -29,6 +29,7 @@
 pub mod ataxx;
 pub mod chess;
 pub mod connect4;
+pub mod gomoku;
 pub mod grid;
 pub mod mnk;
 pub mod registry;
@@ -44,7 +45,9 @@ registry::registry! {
     Connect4: connect4::Connect4 = |_| (), connect4::INFO;
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
-    Gomoku: mnk::Mnk = |_| mnk::MnkVariant::GOMOKU, mnk::GOMOKU_INFO;
+    Gomoku: gomoku::Gomoku = |_| gomoku::GomokuVariant::FREESTYLE15, gomoku::INFO;
+    Gomoku20: gomoku::Gomoku = |_| gomoku::GomokuVariant::FREESTYLE20, gomoku::INFO20;
+    GomokuStandard: gomoku::Gomoku = |_| gomoku::GomokuVariant::STANDARD15, gomoku::STANDARD_INFO;
     Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 

@@ -12,8 +12,9 @@ use thiserror::Error;
 
 use super::params::SearchParams;
 
-/// Largest number of legal moves any game may generate in one position.
-pub const MAX_MOVES: usize = 256;
+/// Largest number of legal moves any game may generate in one position (the 484 cells
+/// of a 22x22 gomoku board).
+pub const MAX_MOVES: usize = 484;
 
 /// A fixed-capacity move buffer: generating moves never allocates.
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
@@ -239,6 +240,13 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Appends every legal move to `moves` (which the caller has cleared).
     fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+    /// Appends the moves the search considers here (which the caller has cleared): a
+    /// subset of the legal moves that is empty only when they are, and holds every move
+    /// that matters (gomoku: the cells near the stones). The default is every legal move;
+    /// rules, perft and referees always use [`Game::generate_moves`].
+    fn generate_search_moves(&self, moves: &mut MoveList<Self::Move>) {
+        self.generate_moves(moves);
+    }
     /// Plays `mv`, which must be legal.
     fn make_move(&mut self, mv: Self::Move);
     /// Takes back `mv`, which must be the last move played.

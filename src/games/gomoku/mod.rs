@@ -523,6 +523,48 @@ impl Gomoku {
         cells_of(&self.fives[player]).find(|&cell| self.five_through(cell, player))
     }
 
+    /// When the opponent threatens to win by an open four or a four-three and the side to
+    /// move has no such threat of its own, the moves that can still matter: its own fours
+    /// (which force a reply) and the cells on the threatening lines (four cells each way
+    /// from each threatening cell, in the directions where it makes a three or better).
+    /// Returns whether it filled `moves`.
+    fn defences(&self, moves: &mut MoveList<Cell>) -> bool {
+        let own = self.side.index();
+        let opponent = 1 - own;
+        let counts = (&self.threat_count[own], &self.threat_count[opponent]);
+        let decisive =
+            |c: &[u16; THREATS]| c[Threat::OpenFour as usize] + c[Threat::FourThree as usize];
+        if decisive(counts.1) == 0 || decisive(counts.0) > 0 {
+            return false;
+        }
+        let mut chosen = [0u64; SET_WORDS];
+        for cell in cells_of(&self.fours[own]) {
+            set_bit(&mut chosen, cell, true);
+        }
+        for cell in self.board_cells() {
+            if self.board[cell] != EMPTY
+                || self.info[opponent][cell].threat < Threat::FourThree as u8
+            {
+                continue;
+            }
+            set_bit(&mut chosen, cell, true);
+            for dir in 0..4 {
+                let key = Perspective::of(self.keys[cell][dir], opponent);
+                if self.table[usize::from(key)] < Pattern::Flex3 {
+                    continue;
+                }
+                for step in (-4i32..=4).filter(|&s| s != 0) {
+                    let other = self.offset(cell, dir, step);
+                    if self.board[other] == EMPTY {
+                        set_bit(&mut chosen, other, true);
+                    }
+                }
+            }
+        }
+        moves.extend(cells_of(&chosen).map(|cell| Cell(cell as u16)));
+        !moves.is_empty()
+    }
+
     /// Total stones on the board.
     pub fn stone_count(&self) -> usize {
         usize::from(self.stones)
@@ -728,7 +770,7 @@ impl Game for Gomoku {
                 moves.push(Cell(cell as u16));
             }
         }
-        if !moves.is_empty() {
+        if !moves.is_empty() || self.defences(moves) {
             return;
         }
         for cell in self.board_cells() {

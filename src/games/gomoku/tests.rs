@@ -366,3 +366,20 @@ proptest! {
         prop_assert!(back.near.iter().all(|&n| n == 0));
     }
 }
+
+#[test]
+fn an_open_three_leaves_only_its_defences() {
+    let game = played(GomokuVariant::FREESTYLE15, "a1 h8 o1 h9 a15 h10");
+    let mut moves = MoveList::new();
+    game.generate_search_moves(&mut moves);
+    let names: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+    assert!(names.iter().all(|name| name.starts_with('h')), "{names:?}");
+    assert!(names.contains(&"h7".to_string()) && names.contains(&"h11".to_string()));
+    // With a four of its own, the side to move may also counter with it.
+    let counter = played(GomokuVariant::FREESTYLE15, "a1 h8 a2 h9 a3 h10");
+    moves.clear();
+    counter.generate_search_moves(&mut moves);
+    let names: Vec<String> = moves.iter().map(|&m| counter.format_move(m)).collect();
+    assert!(names.contains(&"a4".to_string()), "{names:?}");
+    assert!(names.contains(&"h11".to_string()), "{names:?}");
+}

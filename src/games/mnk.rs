@@ -1,4 +1,4 @@
-//! m,n,k-games: tic-tac-toe, 4x4 four-in-a-row, freestyle gomoku and other sizes.
+//! m,n,k-games: tic-tac-toe, 4x4 four-in-a-row and other sizes (gomoku has its own module).
 //!
 //! Two players alternately place a stone on an empty cell of a `width` x `height` board; the
 //! first to own `k` or more cells in a row (horizontally, vertically or diagonally) wins, and
@@ -18,14 +18,10 @@ use std::sync::Arc;
 
 use super::grid::{self, Mark};
 
-use super::{
-    BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
-    VariantOptionKind, VariantSettings,
-};
+use super::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 use crate::rng::SplitMix;
 use crate::search::game::{
-    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, MAX_MOVES,
-    QUIET_HINT_LIMIT,
+    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, QUIET_HINT_LIMIT,
 };
 
 /// Tic-tac-toe in the registry.
@@ -78,55 +74,10 @@ pub const TICTACTOE4_INFO: GameInfo = GameInfo {
     ..TICTACTOE_INFO
 };
 
-/// Gomoku (15x15, five or more in a row) in the registry.
-pub const GOMOKU_INFO: GameInfo = GameInfo {
-    name: "gomoku",
-    aliases: &["freestyle"],
-    summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
-    protocol: ProtocolSettings {
-        pgn_variant: Some("gomoku"),
-        variant_options: &[GOMOKU_SIZE_OPTION, GOMOKU_RULE_OPTION],
-        own_dialect: Some("gomocup"),
-    },
-    tools: ToolSettings {
-        bench_positions: &[
-            BenchPosition::from_start("h8"),
-            BenchPosition::from_start("h8 h9 i8 g8 i9"),
-            BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
-        ],
-        bench_depth: 4,
-        opening_book: "openings/gomoku.txt",
-        match_tc: "2+0.02",
-        solvable: false,
-        ..TICTACTOE_INFO.tools
-    },
-    ..TICTACTOE_INFO
-};
-
-/// Gomoku's `BoardSize` option: the side of its square board, 5 to [`MAX_SIDE`] here.
-pub const GOMOKU_SIZE_OPTION: VariantOption = VariantOption {
-    name: "BoardSize",
-    kind: VariantOptionKind::Spin {
-        default: 15,
-        min: 5,
-        max: MAX_SIDE as i64,
-    },
-};
-
-/// Gomoku's `Rule` option: `freestyle` (five or more in a row wins) is the one rule of
-/// the m,n,k game; `exact5` (exactly five) needs a game that tells overlines apart.
-pub const GOMOKU_RULE_OPTION: VariantOption = VariantOption {
-    name: "Rule",
-    kind: VariantOptionKind::Combo {
-        default: "freestyle",
-        vars: &["freestyle"],
-    },
-};
-
-/// Largest board side: 16 keeps files within `a..p` and cells within `MAX_MOVES`.
+/// Largest board side: 16 keeps files within `a..p` and cells within `MAX_CELLS`.
 const MAX_SIDE: u8 = 16;
 /// Cells of the largest board.
-const MAX_CELLS: usize = MAX_MOVES;
+const MAX_CELLS: usize = 256;
 /// Content of an empty cell in `Mnk::board`; stones are `player index + 1`.
 const EMPTY: u8 = 0;
 /// Static evaluations are clamped to this magnitude (before the tempo bonus).
@@ -180,18 +131,6 @@ impl MnkVariant {
         height: 15,
         k: 5,
     };
-
-    /// Gomoku on the board `BoardSize` ([`GOMOKU_SIZE_OPTION`]) selects, 15x15 by
-    /// default; a size outside the option's range (which setting it refuses) is read as
-    /// the default.
-    pub fn gomoku_from_settings(settings: &VariantSettings) -> MnkVariant {
-        let side = settings.spin(&GOMOKU_SIZE_OPTION);
-        u8::try_from(side)
-            .ok()
-            .and_then(|side| MnkVariant::new(side, side, 5).ok())
-            .filter(|_| side >= 5)
-            .unwrap_or(MnkVariant::GOMOKU)
-    }
 
     /// A checked variant: `1 <= width, height <= 16` and `1 <= k <= max(width, height)`.
     pub fn new(width: u8, height: u8, k: u8) -> Result<MnkVariant, GameError> {

@@ -43,6 +43,7 @@
 pub mod ataxx;
 pub mod chess;
 pub mod connect4;
+pub mod gomoku;
 pub mod grid;
 pub mod mnk;
 pub mod registry;
@@ -59,7 +60,9 @@ registry::registry! {
     Connect4: connect4::Connect4 = |_| (), connect4::INFO;
     TicTacToe: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE, mnk::TICTACTOE_INFO;
     TicTacToe4: mnk::Mnk = |_| mnk::MnkVariant::TICTACTOE4, mnk::TICTACTOE4_INFO;
-    Gomoku: mnk::Mnk = mnk::MnkVariant::gomoku_from_settings, mnk::GOMOKU_INFO;
+    Gomoku: gomoku::Gomoku = gomoku::freestyle15, gomoku::INFO;
+    Gomoku20: gomoku::Gomoku = gomoku::freestyle20, gomoku::INFO20;
+    GomokuStandard: gomoku::Gomoku = gomoku::standard15, gomoku::STANDARD_INFO;
     Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 
@@ -220,7 +223,10 @@ mod tests {
             "connect4: solver book plies-bound",
             "tictactoe: plies-bound",
             "tictactoe4: plies-bound",
-            "gomoku: plies-bound",
+            "gomoku: quiescence null-move lmr reverse-futility check-extensions iir plies-bound",
+            "gomoku20: quiescence null-move lmr reverse-futility check-extensions iir plies-bound",
+            "gomoku-standard: quiescence null-move lmr reverse-futility check-extensions iir \
+             plies-bound",
             "ataxx: net null-move lmr reverse-futility futility singular iir",
         ];
         let found: Vec<String> = all()

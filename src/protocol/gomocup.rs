@@ -23,14 +23,7 @@ use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
 use crate::games::{self, GameKind, VariantOption};
 use crate::search::{ScoreReport, SearchInfo};
 
-/// The variant option that sets the board's side.
-pub const SIZE_OPTION: &str = "BoardSize";
-/// The variant option that sets the rule.
-pub const RULE_OPTION: &str = "Rule";
-/// `Rule`'s value for freestyle (five or more wins): Gomocup rule 0.
-pub const FREESTYLE: &str = "freestyle";
-/// `Rule`'s value for exactly five: Gomocup rule 1.
-pub const EXACT_FIVE: &str = "exact5";
+pub use crate::games::gomoku::{EXACT_FIVE, FREESTYLE, RULE_OPTION, SIZE_OPTION};
 /// The name of the protocol in [`GameInfo::own_dialect`](crate::games::GameInfo).
 pub const PROTOCOL_NAME: &str = "gomocup";
 /// `timeout_turn` until the manager tells it, in ms.

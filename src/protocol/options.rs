@@ -325,7 +325,7 @@ mod tests {
             parse_option("boardsize", Some(" 9 "), gomoku),
             Ok(OptionChange::Variant { value, .. }) if value == "9"
         ));
-        for bad in ["4", "17", "+9", "9.0", "nine", ""] {
+        for bad in ["4", "23", "+9", "9.0", "nine", ""] {
             assert!(
                 parse_option("BoardSize", Some(bad), gomoku).is_err(),
                 "{bad}"
@@ -351,10 +351,13 @@ mod tests {
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(
-            gomoku.contains(&"option name BoardSize type spin default 15 min 5 max 16".to_string())
+            gomoku.contains(&"option name BoardSize type spin default 15 min 5 max 22".to_string())
         );
-        assert!(gomoku
-            .contains(&"option name Rule type combo default freestyle var freestyle".to_string()));
+        let rule = "option name Rule type combo default freestyle var freestyle var exact5";
+        assert!(gomoku.contains(&rule.to_string()));
+        let gomoku20 = option_lines(games::find("gomoku20").unwrap());
+        assert!(gomoku20
+            .contains(&"option name BoardSize type spin default 20 min 5 max 22".to_string()));
         assert!(chess.contains(&"option name EvalFile type string default <empty>".to_string()));
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())

@@ -22,8 +22,9 @@ use thiserror::Error;
 
 use super::params::SearchParams;
 
-/// Largest number of legal moves any game may generate in one position.
-pub const MAX_MOVES: usize = 256;
+/// Largest number of legal moves any game may generate in one position (the 484 cells
+/// of a 22x22 gomoku board).
+pub const MAX_MOVES: usize = 484;
 
 /// A fixed-capacity move buffer: generating moves never allocates.
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
@@ -298,6 +299,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
 /// and `history_index` are mandatory; every other hook has a conservative default, so a
 /// game that writes only those four is searched as plain minimax with alpha-beta.
 pub trait SearchHooks: Rules {
+    /// Appends the moves the search considers here (which the caller has cleared): a
+    /// subset of the legal moves that is empty only when they are, and holds every move
+    /// that matters (gomoku: the cells near the stones). The default is every legal move;
+    /// rules, perft and referees always use [`Rules::generate_moves`].
+    fn generate_search_moves(&self, moves: &mut MoveList<Self::Move>) {
+        self.generate_moves(moves);
+    }
     /// Static evaluation in centipawn-like units, from the side to move's view.
     /// Must stay well inside `±MAX_EVAL` (see `search::score`).
     fn evaluate(&self) -> i32;

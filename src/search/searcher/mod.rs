@@ -427,7 +427,7 @@ impl<G: Game> Searcher<G> {
             return Some(outcome_score(outcome, 0));
         }
         self.state.root_moves.clear();
-        root.generate_moves(&mut self.state.root_moves);
+        root.generate_search_moves(&mut self.state.root_moves);
         if self.settings.features.ordering {
             let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
             self.state.root_moves.sort_by_key(by_hint);

@@ -100,7 +100,7 @@ impl<G: Game> Searcher<G> {
                     .copied(),
             );
         } else {
-            game.generate_moves(&mut moves);
+            game.generate_search_moves(&mut moves);
         }
         if moves.is_empty() {
             return None;

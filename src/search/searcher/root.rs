@@ -90,7 +90,11 @@ impl<G: Game> Searcher<G> {
         let root_moves = &mut self.state.root_moves;
         root_moves.clear();
         let mut all = MoveList::new();
-        root.generate_moves(&mut all);
+        if searchmoves.is_empty() {
+            root.generate_search_moves(&mut all);
+        } else {
+            root.generate_moves(&mut all);
+        }
         for mv in all {
             if searchmoves.is_empty() || searchmoves.contains(&mv) {
                 root_moves.push(mv);

@@ -1,0 +1,1061 @@
+//! Gomoku: five in a row on boards of 5x5 to 22x22, freestyle or exactly five.
+//!
+//! Two players alternately place a stone on an empty cell; the first to make five in a row
+//! (horizontally, vertically or diagonally) wins. Under the *freestyle* rule a longer line
+//! (an overline) wins too; under *exactly five* (the Gomocup's "standard") it does not. A
+//! full board without a five is a draw.
+//!
+//! The position keeps, for every cell and direction, the line key of its four neighbours
+//! on each side (see [`pattern`]), and from it, per player, what a stone there would make:
+//! its [`pattern::Pattern`] per direction, their combination into a [`Threat`] level and a
+//! value. Placing a stone changes the keys of the 32 cells it sees, so all of this (the
+//! evaluation's sums, the sets of cells that make fives and fours) is kept incrementally.
+//! The search sees only candidate cells near the stones ([`Gomoku::generate_search_moves`]),
+//! ordered by the threats they make and stop; fours are its noisy moves, so quiescence is
+//! a search for wins by continuous fours (VCF), and a five threat is a check: the reply is
+//! forced and extended.
+//!
+//! Notation: cells are named like chess squares, `a1` at the bottom left, files `a`, `b`,
+//! `c`... consecutive. FEN: rows from top to bottom separated by `/`, `x` (first player)
+//! and `o` for stones, decimal run lengths for empty cells, then the side to move.
+
+mod pattern;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use pattern::{Pattern, Perspective, PATTERNS, WALL_BITS};
+
+use super::grid::{self, Mark};
+use super::{
+    BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
+    VariantOptionKind, VariantSettings,
+};
+use crate::search::game::{
+    ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks, QUIET_HINT_LIMIT,
+};
+
+/// Freestyle gomoku on 15x15 in the registry.
+pub const INFO: GameInfo = GameInfo {
+    name: "gomoku",
+    aliases: &["freestyle"],
+    summary: "gomoku: 15x15, five or more in a row (freestyle); moves are cells a1-o15",
+    players: ["x", "o"],
+    pieces: PieceMarks::Stones('x', 'o'),
+    protocol: ProtocolSettings {
+        own_dialect: Some("gomocup"),
+        variant_options: &[size_option(15), rule_option(FREESTYLE)],
+        pgn_variant: Some("gomoku"),
+    },
+    tools: ToolSettings {
+        bench_positions: &[
+            BenchPosition::from_start("h8"),
+            BenchPosition::from_start("h8 h9 i8 g8 i9"),
+            BenchPosition::from_start("h8 i9 g7 j10 f6 e5 g9 i7"),
+        ],
+        bench_depth: 6,
+        opening_book: "openings/gomoku.txt",
+        match_tc: "2+0.02",
+        solvable: false,
+        test_set: None,
+    },
+    eval_net: None,
+    training: None,
+};
+
+/// Freestyle gomoku on 20x20 (the Gomocup's freestyle board) in the registry.
+pub const INFO20: GameInfo = GameInfo {
+    name: "gomoku20",
+    aliases: &["freestyle20"],
+    summary: "gomoku: 20x20, five or more in a row (freestyle); moves are cells a1-t20",
+    protocol: ProtocolSettings {
+        variant_options: &[size_option(20), rule_option(FREESTYLE)],
+        pgn_variant: Some("gomoku20"),
+        ..INFO.protocol
+    },
+    tools: ToolSettings {
+        bench_positions: &[BenchPosition::from_start("k11 l12 j10 m13 i9 h8 j12 l10")],
+        opening_book: "openings/gomoku20.txt",
+        ..INFO.tools
+    },
+    ..INFO
+};
+
+/// Exactly-five gomoku on 15x15 (the Gomocup's "standard") in the registry.
+pub const STANDARD_INFO: GameInfo = GameInfo {
+    name: "gomoku-standard",
+    aliases: &["exactfive", "standard"],
+    summary: "gomoku: 15x15, exactly five in a row (overlines do not win); cells a1-o15",
+    protocol: ProtocolSettings {
+        variant_options: &[size_option(15), rule_option(EXACT_FIVE)],
+        pgn_variant: Some("gomoku-standard"),
+        ..INFO.protocol
+    },
+    tools: ToolSettings {
+        bench_positions: &[BenchPosition::from_start("h8 h9 i8 g8 i9")],
+        ..INFO.tools
+    },
+    ..INFO
+};
+
+/// The name of the `BoardSize` variant option (the Gomocup front end's `START N`).
+pub const SIZE_OPTION: &str = "BoardSize";
+/// The name of the `Rule` variant option (the Gomocup front end's `INFO rule`).
+pub const RULE_OPTION: &str = "Rule";
+/// The `Rule` value of five or more in a row.
+pub const FREESTYLE: &str = "freestyle";
+/// The `Rule` value of exactly five.
+pub const EXACT_FIVE: &str = "exact5";
+
+/// The `BoardSize` option of an entry whose board is `default` cells a side.
+const fn size_option(default: i64) -> VariantOption {
+    VariantOption {
+        name: SIZE_OPTION,
+        kind: VariantOptionKind::Spin {
+            default,
+            min: MIN_SIZE as i64,
+            max: MAX_SIZE as i64,
+        },
+    }
+}
+
+/// The `Rule` option of an entry whose rule is `default`.
+const fn rule_option(default: &'static str) -> VariantOption {
+    VariantOption {
+        name: RULE_OPTION,
+        kind: VariantOptionKind::Combo {
+            default,
+            vars: &[FREESTYLE, EXACT_FIVE],
+        },
+    }
+}
+
+/// The variant of the `gomoku` entry that `settings` choose.
+pub fn freestyle15(settings: &VariantSettings) -> GomokuVariant {
+    GomokuVariant::from_settings(settings, &INFO)
+}
+
+/// The variant of the `gomoku20` entry that `settings` choose.
+pub fn freestyle20(settings: &VariantSettings) -> GomokuVariant {
+    GomokuVariant::from_settings(settings, &INFO20)
+}
+
+/// The variant of the `gomoku-standard` entry that `settings` choose.
+pub fn standard15(settings: &VariantSettings) -> GomokuVariant {
+    GomokuVariant::from_settings(settings, &STANDARD_INFO)
+}
+
+/// Smallest board side.
+pub const MIN_SIZE: u8 = 5;
+/// Largest board side (files `a` to `v`).
+pub const MAX_SIZE: u8 = 22;
+/// Off-board cells kept around the board: a line key looks four cells away.
+const PAD: usize = 4;
+/// Stride of the padded board of the largest size.
+const MAX_STRIDE: usize = MAX_SIZE as usize + 2 * PAD;
+/// Cells of the padded board of the largest size (every cell index stays below it).
+const PADDED: usize = MAX_STRIDE * MAX_STRIDE;
+/// Words of a bit set over padded cells.
+const SET_WORDS: usize = PADDED.div_ceil(64);
+/// Content of an empty cell; stones are `player index + 1`, off-board cells `3`.
+const EMPTY: u8 = 0;
+/// Chebyshev distance within which a stone makes an empty cell a search candidate.
+const NEAR: i32 = 2;
+/// Static evaluations stay within this magnitude.
+const EVAL_LIMIT: i32 = 15_000;
+/// Seed of the splitmix64 generator for the Zobrist keys.
+const ZOBRIST_SEED: u64 = 0x676f_6d6f_6b75_2135;
+
+/// Whether a line longer than five wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    Freestyle = 0,
+    /// Exactly five wins; six or more does not (Gomocup "standard").
+    ExactlyFive = 1,
+}
+
+/// The board size and rule of a gomoku game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GomokuVariant {
+    /// Cells per side, `MIN_SIZE..=MAX_SIZE`.
+    pub size: u8,
+    /// Whether overlines win.
+    pub rule: Rule,
+}
+
+impl GomokuVariant {
+    /// Freestyle on 15x15.
+    pub const FREESTYLE15: GomokuVariant = GomokuVariant {
+        size: 15,
+        rule: Rule::Freestyle,
+    };
+    /// Freestyle on 20x20.
+    pub const FREESTYLE20: GomokuVariant = GomokuVariant {
+        size: 20,
+        rule: Rule::Freestyle,
+    };
+    /// Exactly five on 15x15.
+    pub const STANDARD15: GomokuVariant = GomokuVariant {
+        size: 15,
+        rule: Rule::ExactlyFive,
+    };
+
+    /// The variant that `settings` choose through the `BoardSize` and `Rule` options of
+    /// `info` (one of this module's entries): their values, or the entry's defaults for
+    /// those not set (the protocol checked the values against the options' ranges).
+    pub fn from_settings(settings: &VariantSettings, info: &GameInfo) -> GomokuVariant {
+        let option = |name| {
+            info.protocol
+                .variant_options
+                .iter()
+                .find(|option| option.name == name)
+        };
+        let size = option(SIZE_OPTION).map_or(15, |o| settings.spin(o));
+        let rule = match option(RULE_OPTION).map(|o| settings.value(o)) {
+            Some(value) if value == EXACT_FIVE => Rule::ExactlyFive,
+            _ => Rule::Freestyle,
+        };
+        u8::try_from(size)
+            .ok()
+            .and_then(|size| GomokuVariant::new(size, rule).ok())
+            .unwrap_or(GomokuVariant::FREESTYLE15)
+    }
+
+    /// A checked variant: `size` between [`MIN_SIZE`] and [`MAX_SIZE`].
+    pub fn new(size: u8, rule: Rule) -> Result<GomokuVariant, GameError> {
+        if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+            Ok(GomokuVariant { size, rule })
+        } else {
+            Err(GameError::position(
+                &format!("{size}x{size}"),
+                format!("gomoku boards are {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"),
+            ))
+        }
+    }
+
+    /// Whether the size is within the limits [`GomokuVariant::new`] checks.
+    pub fn is_valid(self) -> bool {
+        (MIN_SIZE..=MAX_SIZE).contains(&self.size)
+    }
+
+    /// Number of cells on the board.
+    pub fn cells(self) -> usize {
+        usize::from(self.size) * usize::from(self.size)
+    }
+
+    /// Distance between vertically adjacent cells in the padded board.
+    fn stride(self) -> usize {
+        usize::from(self.size) + 2 * PAD
+    }
+}
+
+/// A cell: its index in the padded board, `(rank + 4) * stride + file + 4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell(pub u16);
+
+/// What a stone on a cell threatens, all directions together, weakest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// Less than an open three.
+    None,
+    /// One open three.
+    Three,
+    /// Two open threes: a win unless the opponent answers with fours.
+    DoubleThree,
+    /// A four.
+    Four,
+    /// A four and an open three: a win unless the opponent has fours.
+    FourThree,
+    /// An open four or two fours: a win unless the opponent makes five first.
+    OpenFour,
+    /// A five (pattern-wise; see the module doc of [`pattern`]).
+    Five,
+}
+
+/// Number of [`Threat`] levels.
+const THREATS: usize = 7;
+
+impl Threat {
+    /// The level of four direction patterns taken together.
+    fn of(patterns: [Pattern; 4]) -> Threat {
+        let count = |p: Pattern| patterns.iter().filter(|&&q| q == p).count();
+        let (fours, threes) = (count(Pattern::Block4), count(Pattern::Flex3));
+        if count(Pattern::Five) > 0 {
+            Threat::Five
+        } else if count(Pattern::Flex4) > 0 || fours >= 2 {
+            Threat::OpenFour
+        } else if fours == 1 && threes > 0 {
+            Threat::FourThree
+        } else if fours == 1 {
+            Threat::Four
+        } else if threes >= 2 {
+            Threat::DoubleThree
+        } else if threes == 1 {
+            Threat::Three
+        } else {
+            Threat::None
+        }
+    }
+
+    /// Whether the stone makes a four or better (a noisy move).
+    fn is_four(self) -> bool {
+        self >= Threat::Four
+    }
+}
+
+/// Value of a cell to a player per direction pattern a stone there would make.
+const PATTERN_VALUE: [i32; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000];
+/// Extra value of a cell to a player per threat level of a stone there.
+const THREAT_VALUE: [i32; THREATS] = [0, 0, 200, 0, 400, 600, 1000];
+
+/// Everything the position knows about one empty cell for one player.
+#[derive(Copy, Clone, Debug, Default)]
+struct CellInfo {
+    /// [`PATTERN_VALUE`]s of the four directions plus the [`THREAT_VALUE`].
+    value: i32,
+    /// The [`Threat`] level, as `u8`.
+    threat: u8,
+}
+
+/// Zobrist keys of stones per padded cell and player, and of the side to move.
+struct Zobrist {
+    stones: Vec<[u64; 2]>,
+    side: u64,
+}
+
+/// The Zobrist keys, built on first use.
+static ZOBRIST: OnceLock<Zobrist> = OnceLock::new();
+
+/// The next value of a splitmix64 generator.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The Zobrist keys (deterministic: a fixed seed).
+fn zobrist() -> &'static Zobrist {
+    ZOBRIST.get_or_init(|| {
+        let mut state = ZOBRIST_SEED;
+        let stones = (0..PADDED)
+            .map(|_| [splitmix64(&mut state), splitmix64(&mut state)])
+            .collect();
+        Zobrist {
+            stones,
+            side: splitmix64(&mut state),
+        }
+    })
+}
+
+/// A gomoku position with incremental line patterns, evaluation and hashing.
+#[derive(Clone)]
+pub struct Gomoku {
+    variant: GomokuVariant,
+    /// [`GomokuVariant::stride`], cached.
+    stride: usize,
+    /// The four direction steps in the padded board.
+    steps: [usize; 4],
+    /// The pattern table of the rule.
+    table: &'static [Pattern],
+    /// `EMPTY`, `player index + 1` or `WALL_BITS` per padded cell.
+    board: [u8; PADDED],
+    /// Line keys per padded cell and direction (absolute colours).
+    keys: [[u16; 4]; PADDED],
+    /// Per player, what a stone on each empty board cell would make.
+    info: [[CellInfo; PADDED]; 2],
+    /// Stones within `NEAR` (Chebyshev) of each cell.
+    near: [u8; PADDED],
+    /// Per player, the empty cells whose threat is a five (pattern-wise).
+    fives: [[u64; SET_WORDS]; 2],
+    /// Per player, the empty cells whose threat is a four or better but no five.
+    fours: [[u64; SET_WORDS]; 2],
+    /// Per player, empty cells per threat level.
+    threat_count: [[u16; THREATS]; 2],
+    /// Per player, the sum of the values of the empty cells.
+    value: [i32; 2],
+    hash: u64,
+    side: Player,
+    stones: u16,
+    ply: u32,
+    /// Whether the player who just moved made a five.
+    won: bool,
+}
+
+impl fmt::Debug for Gomoku {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Gomoku")
+            .field("variant", &self.variant)
+            .field("fen", &self.to_fen())
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .finish()
+    }
+}
+
+/// Sets or clears `cell` in the bit set.
+fn set_bit(set: &mut [u64; SET_WORDS], cell: usize, on: bool) {
+    let bit = 1u64 << (cell % 64);
+    if on {
+        set[cell / 64] |= bit;
+    } else {
+        set[cell / 64] &= !bit;
+    }
+}
+
+/// The cells of a bit set, lowest first.
+fn cells_of(set: &[u64; SET_WORDS]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(word, &bits)| {
+        let mut bits = bits;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let cell = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                cell
+            })
+        })
+    })
+}
+
+impl Gomoku {
+    /// The variant being played.
+    pub fn variant(&self) -> GomokuVariant {
+        self.variant
+    }
+
+    /// The cell at `file` (0 = `a`) and `rank` (0 = bottom), if it is on the board.
+    pub fn cell(&self, file: u8, rank: u8) -> Option<Cell> {
+        let size = self.variant.size;
+        (file < size && rank < size).then(|| {
+            Cell(((usize::from(rank) + PAD) * self.stride + usize::from(file) + PAD) as u16)
+        })
+    }
+
+    /// The file and rank (0-based, rank 0 at the bottom) of a cell.
+    pub fn coordinates(&self, cell: Cell) -> (u8, u8) {
+        let index = usize::from(cell.0);
+        (
+            (index % self.stride - PAD) as u8,
+            (index / self.stride - PAD) as u8,
+        )
+    }
+
+    /// The stone on `cell`, if any.
+    pub fn stone(&self, cell: Cell) -> Option<Player> {
+        match self.board.get(usize::from(cell.0)) {
+            Some(1) => Some(Player::First),
+            Some(2) => Some(Player::Second),
+            _ => None,
+        }
+    }
+
+    /// Whether `cell` is an empty cell of the board.
+    fn is_empty_cell(&self, cell: usize) -> bool {
+        self.board.get(cell) == Some(&EMPTY)
+    }
+
+    /// The empty board of a valid variant.
+    fn empty(variant: GomokuVariant) -> Gomoku {
+        let stride = variant.stride();
+        let mut game = Gomoku {
+            variant,
+            stride,
+            steps: [1, stride, stride + 1, stride - 1],
+            table: pattern::table(variant.rule),
+            board: [WALL_BITS as u8; PADDED],
+            keys: [[0; 4]; PADDED],
+            info: [[CellInfo::default(); PADDED]; 2],
+            near: [0; PADDED],
+            fives: [[0; SET_WORDS]; 2],
+            fours: [[0; SET_WORDS]; 2],
+            threat_count: [[0; THREATS]; 2],
+            value: [0; 2],
+            hash: 0,
+            side: Player::First,
+            stones: 0,
+            ply: 0,
+            won: false,
+        };
+        for cell in game.board_cells() {
+            game.board[cell] = EMPTY;
+        }
+        for cell in game.board_cells() {
+            for dir in 0..4 {
+                let mut key = 0;
+                for step in (-4i32..=4).filter(|&s| s != 0) {
+                    let other = game.offset(cell, dir, step);
+                    if game.board[other] == WALL_BITS as u8 {
+                        key |= WALL_BITS << pattern::shift(step);
+                    }
+                }
+                game.keys[cell][dir] = key;
+            }
+        }
+        for cell in game.board_cells() {
+            game.refresh(cell);
+        }
+        game
+    }
+
+    /// The padded indices of the board's cells.
+    fn board_cells(&self) -> impl Iterator<Item = usize> {
+        let (size, stride) = (usize::from(self.variant.size), self.stride);
+        (0..size)
+            .flat_map(move |rank| (0..size).map(move |file| (rank + PAD) * stride + file + PAD))
+    }
+
+    /// The cell `step` cells from `cell` in direction `dir` (within the padding).
+    #[inline]
+    fn offset(&self, cell: usize, dir: usize, step: i32) -> usize {
+        (cell as isize + step as isize * self.steps[dir] as isize) as usize
+    }
+
+    /// Brings the pattern information of `cell` for both players up to date with its
+    /// keys (or clears it when the cell is taken).
+    fn refresh(&mut self, cell: usize) {
+        for player in 0..2 {
+            let old = self.info[player][cell];
+            let new = if self.board[cell] == EMPTY {
+                let keys = self.keys[cell];
+                let patterns =
+                    keys.map(|key| self.table[usize::from(Perspective::of(key, player))]);
+                let threat = Threat::of(patterns);
+                let value = patterns
+                    .iter()
+                    .map(|&p| PATTERN_VALUE[p as usize])
+                    .sum::<i32>()
+                    + THREAT_VALUE[threat as usize];
+                CellInfo {
+                    value,
+                    threat: threat as u8,
+                }
+            } else {
+                CellInfo::default()
+            };
+            self.value[player] += new.value - old.value;
+            if old.threat != 0 {
+                self.threat_count[player][usize::from(old.threat)] -= 1;
+            }
+            if new.threat != 0 {
+                self.threat_count[player][usize::from(new.threat)] += 1;
+            }
+            set_bit(
+                &mut self.fives[player],
+                cell,
+                new.threat == Threat::Five as u8,
+            );
+            let four = new.threat >= Threat::Four as u8 && new.threat != Threat::Five as u8;
+            set_bit(&mut self.fours[player], cell, four);
+            self.info[player][cell] = new;
+        }
+    }
+
+    /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
+    /// keys of the cells that see it, their patterns, the nearness counts and the hash.
+    fn set_stone(&mut self, cell: usize, colour: u8, player: usize) {
+        self.board[cell] = colour;
+        self.hash ^= zobrist().stones[cell][player];
+        self.refresh(cell);
+        for dir in 0..4 {
+            for step in (-4i32..=4).filter(|&s| s != 0) {
+                // `cell` is `-step` cells from `other`: that slot of `other`'s key changes.
+                let other = self.offset(cell, dir, step);
+                if self.board[other] == WALL_BITS as u8 {
+                    continue;
+                }
+                let shift = pattern::shift(-step);
+                let key = &mut self.keys[other][dir];
+                *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
+                if self.board[other] == EMPTY {
+                    self.refresh(other);
+                }
+            }
+        }
+        let delta: i8 = if colour == EMPTY { -1 } else { 1 };
+        for dy in -NEAR..=NEAR {
+            for dx in -NEAR..=NEAR {
+                let other = cell as isize + dy as isize * self.stride as isize + dx as isize;
+                if let Some(near) = self.near.get_mut(other as usize) {
+                    *near = near.wrapping_add_signed(delta);
+                }
+            }
+        }
+    }
+
+    /// Whether a stone of `player` on `cell` (there or not yet) is part of a winning line
+    /// under the rule: only the neighbours are read.
+    fn five_through(&self, cell: usize, player: usize) -> bool {
+        let colour = player as u8 + 1;
+        (0..4).any(|dir| {
+            let step = self.steps[dir] as isize;
+            let run = |sign: isize| {
+                (1..)
+                    .take_while(|&s: &isize| {
+                        let other = cell as isize + sign * s * step;
+                        self.board.get(other as usize) == Some(&colour)
+                    })
+                    .count()
+            };
+            let length = run(-1) + 1 + run(1);
+            match self.variant.rule {
+                Rule::Freestyle => length >= 5,
+                Rule::ExactlyFive => length == 5,
+            }
+        })
+    }
+
+    /// The first empty cell where `player` would win at once, if any.
+    fn winning_cell(&self, player: usize) -> Option<usize> {
+        cells_of(&self.fives[player]).find(|&cell| self.five_through(cell, player))
+    }
+
+    /// When the opponent threatens to win by an open four or a four-three and the side to
+    /// move has no such threat of its own, the moves that can still matter: its own fours
+    /// (which force a reply) and the cells on the threatening lines (four cells each way
+    /// from each threatening cell, in the directions where it makes a three or better).
+    /// Returns whether it filled `moves`.
+    fn defences(&self, moves: &mut MoveList<Cell>) -> bool {
+        let own = self.side.index();
+        let opponent = 1 - own;
+        let counts = (&self.threat_count[own], &self.threat_count[opponent]);
+        let decisive =
+            |c: &[u16; THREATS]| c[Threat::OpenFour as usize] + c[Threat::FourThree as usize];
+        if decisive(counts.1) == 0 || decisive(counts.0) > 0 {
+            return false;
+        }
+        let mut chosen = [0u64; SET_WORDS];
+        for cell in cells_of(&self.fours[own]) {
+            set_bit(&mut chosen, cell, true);
+        }
+        for cell in self.board_cells() {
+            if self.board[cell] != EMPTY
+                || self.info[opponent][cell].threat < Threat::FourThree as u8
+            {
+                continue;
+            }
+            set_bit(&mut chosen, cell, true);
+            for dir in 0..4 {
+                let key = Perspective::of(self.keys[cell][dir], opponent);
+                if self.table[usize::from(key)] < Pattern::Flex3 {
+                    continue;
+                }
+                for step in (-4i32..=4).filter(|&s| s != 0) {
+                    let other = self.offset(cell, dir, step);
+                    if self.board[other] == EMPTY {
+                        set_bit(&mut chosen, other, true);
+                    }
+                }
+            }
+        }
+        moves.extend(cells_of(&chosen).map(|cell| Cell(cell as u16)));
+        !moves.is_empty()
+    }
+
+    /// Total stones on the board.
+    pub fn stone_count(&self) -> usize {
+        usize::from(self.stones)
+    }
+
+    /// Parses a cell name such as `h8` (no surrounding whitespace, no leading zeros).
+    fn parse_cell(&self, text: &str) -> Option<Cell> {
+        let mut chars = text.chars();
+        let letter = chars.next()?;
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let file = letter as u8 - b'a';
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || digits.len() > 2
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let rank: u8 = digits.parse().ok()?;
+        self.cell(file, rank.checked_sub(1)?)
+    }
+
+    /// The threat levels of a cell for the side to move and the opponent.
+    fn threats(&self, cell: usize) -> (Threat, Threat, i32) {
+        let own = self.side.index();
+        let mine = self.info[own][cell];
+        let theirs = self.info[1 - own][cell];
+        (
+            threat_from(mine.threat),
+            threat_from(theirs.threat),
+            mine.value + theirs.value,
+        )
+    }
+}
+
+/// The [`Threat`] stored as `u8`.
+fn threat_from(level: u8) -> Threat {
+    match level {
+        1 => Threat::Three,
+        2 => Threat::DoubleThree,
+        3 => Threat::Four,
+        4 => Threat::FourThree,
+        5 => Threat::OpenFour,
+        6 => Threat::Five,
+        _ => Threat::None,
+    }
+}
+
+/// Ordering hint bands, by what a move makes (own) or stops (theirs).
+const Q: i32 = QUIET_HINT_LIMIT;
+
+impl Rules for Gomoku {
+    type Move = Cell;
+
+    type Variant = GomokuVariant;
+
+    /// The empty board; panics if the variant is not valid (see [`GomokuVariant::new`]).
+    fn start(variant: &GomokuVariant) -> Gomoku {
+        assert!(
+            variant.is_valid(),
+            "invalid gomoku variant {variant:?}: build it with GomokuVariant::new"
+        );
+        Gomoku::empty(*variant)
+    }
+
+    fn from_fen(variant: &GomokuVariant, fen: &str) -> Result<Gomoku, GameError> {
+        let error = |reason: String| GameError::position(fen, reason);
+        if !variant.is_valid() {
+            return Err(error(format!("invalid variant {variant:?}")));
+        }
+        let mut fields = fen.split_whitespace();
+        let (Some(board), Some(side), None) = (fields.next(), fields.next(), fields.next()) else {
+            return Err(error(
+                "expected two fields: the board and the side to move".to_string(),
+            ));
+        };
+
+        // Step 1. The board, top row first.
+        let size = usize::from(variant.size);
+        let shape = grid::GridShape {
+            width: size,
+            height: size,
+            line: "row",
+            cell: "cell",
+            gaps: false,
+        };
+        let marks = grid::read_board(board, &shape).map_err(error)?;
+
+        // Step 2. The side to move must fit the stone counts.
+        let side = grid::read_side(side).map_err(error)?;
+        let count = |player| marks.iter().filter(|&&m| m == Mark::Stone(player)).count();
+        let (xs, os) = (count(Player::First), count(Player::Second));
+        let fits = match side {
+            Player::First => xs == os,
+            Player::Second => xs == os + 1,
+        };
+        if !fits {
+            return Err(error(format!(
+                "{xs} x stones and {os} o stones do not fit {} to move",
+                grid::symbol(side)
+            )));
+        }
+
+        // Step 3. Place the stones.
+        let mut game = Gomoku::empty(*variant);
+        for (index, &mark) in marks.iter().enumerate() {
+            if let Mark::Stone(player) = mark {
+                let cell = game.cell((index % size) as u8, (index / size) as u8);
+                let cell = usize::from(cell.map_or(0, |c| c.0));
+                game.set_stone(cell, player.index() as u8 + 1, player.index());
+            }
+        }
+        game.stones = (xs + os) as u16;
+        game.ply = game.stones.into();
+        game.side = side;
+        if side == Player::Second {
+            game.hash ^= zobrist().side;
+        }
+
+        // Step 4. At most the player who just moved may have a five.
+        let has_five = |player: usize| {
+            game.board_cells()
+                .any(|cell| game.board[cell] == player as u8 + 1 && game.five_through(cell, player))
+        };
+        let mover = side.index();
+        if has_five(mover) {
+            return Err(error("the side to move already has a five".to_string()));
+        }
+        game.won = has_five(1 - mover);
+        Ok(game)
+    }
+
+    fn to_fen(&self) -> String {
+        let size = usize::from(self.variant.size);
+        let stone = |file: usize, rank: usize| {
+            self.cell(file as u8, rank as u8)
+                .and_then(|cell| self.stone(cell))
+        };
+        grid::write_fen(size, size, stone, self.side)
+    }
+
+    fn render(&self) -> String {
+        let size = self.variant.size;
+        let label = size.to_string().len();
+        let mut lines = Vec::with_capacity(usize::from(size) + 1);
+        for rank in (0..size).rev() {
+            let mut line = format!("{:>label$}", rank + 1);
+            for file in 0..size {
+                line.push(' ');
+                line.push(match self.cell(file, rank).and_then(|c| self.stone(c)) {
+                    None => '.',
+                    Some(Player::First) => 'x',
+                    Some(Player::Second) => 'o',
+                });
+            }
+            lines.push(line);
+        }
+        let mut files = " ".repeat(label);
+        for file in 0..size {
+            files.push(' ');
+            files.push(char::from(b'a' + file));
+        }
+        lines.push(files);
+        lines.join("\n")
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Every empty cell (the rules allow them all; the search asks
+    /// [`Game::generate_search_moves`]).
+    fn generate_moves(&self, moves: &mut MoveList<Cell>) {
+        if self.won {
+            return;
+        }
+        for cell in self.board_cells() {
+            if self.board[cell] == EMPTY {
+                moves.push(Cell(cell as u16));
+            }
+        }
+    }
+
+    fn make_move(&mut self, mv: Cell) {
+        let cell = usize::from(mv.0);
+        debug_assert!(self.is_empty_cell(cell) && !self.won);
+        let player = self.side.index();
+        self.set_stone(cell, player as u8 + 1, player);
+        self.won = self.five_through(cell, player);
+        self.stones += 1;
+        self.ply += 1;
+        self.side = self.side.other();
+        self.hash ^= zobrist().side;
+    }
+
+    fn unmake_move(&mut self, mv: Cell) {
+        let cell = usize::from(mv.0);
+        let player = self.side.other().index();
+        debug_assert_eq!(self.board[cell], player as u8 + 1);
+        self.set_stone(cell, EMPTY, player);
+        self.won = false;
+        self.stones -= 1;
+        self.ply -= 1;
+        self.side = self.side.other();
+        self.hash ^= zobrist().side;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won {
+            Some(Outcome::Loss)
+        } else if self.stone_count() == self.variant.cells() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
+        let text = text.trim();
+        let cell = self
+            .parse_cell(text)
+            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver(text.to_string()));
+        }
+        if !self.is_empty_cell(usize::from(cell.0)) {
+            return Err(GameError::IllegalMove(text.to_string()));
+        }
+        Ok(cell)
+    }
+
+    fn format_move(&self, mv: Cell) -> String {
+        let (file, rank) = self.coordinates(mv);
+        format!("{}{}", char::from(b'a' + file), u32::from(rank) + 1)
+    }
+}
+
+impl SearchHooks for Gomoku {
+    /// The moves worth searching: a win at once if there is one, else the blocks of the
+    /// opponent's fives if there are any, else the empty cells near the stones.
+    fn generate_search_moves(&self, moves: &mut MoveList<Cell>) {
+        if self.won {
+            return;
+        }
+        let own = self.side.index();
+        if let Some(cell) = self.winning_cell(own) {
+            moves.push(Cell(cell as u16));
+            return;
+        }
+        for cell in cells_of(&self.fives[1 - own]) {
+            if self.five_through(cell, 1 - own) {
+                moves.push(Cell(cell as u16));
+            }
+        }
+        if !moves.is_empty() || self.defences(moves) {
+            return;
+        }
+        for cell in self.board_cells() {
+            if self.board[cell] == EMPTY && self.near[cell] > 0 {
+                moves.push(Cell(cell as u16));
+            }
+        }
+        if moves.is_empty() {
+            self.generate_moves(moves);
+            if self.stones == 0 && !moves.is_empty() {
+                // The empty board: the centre is as good as any.
+                let half = self.variant.size / 2;
+                moves.clear();
+                moves.extend(self.cell(half, half));
+            }
+        }
+    }
+
+    /// The side to move's cell values against the opponent's, with the threats that
+    /// decide the game in a few moves scored as nearly won or lost.
+    fn evaluate(&self) -> i32 {
+        let own = self.side.index();
+        let (mine, theirs) = (&self.threat_count[own], &self.threat_count[1 - own]);
+        let level = |counts: &[u16; THREATS], threat: Threat| counts[threat as usize];
+        let base = (self.value[own] * 5 / 4 - self.value[1 - own]) / 4;
+        let threat = if level(mine, Threat::Five) > 0 {
+            8_000
+        } else if level(theirs, Threat::Five) > 1 {
+            -6_000
+        } else if level(theirs, Threat::Five) == 0 && level(mine, Threat::OpenFour) > 0 {
+            5_000
+        } else if level(theirs, Threat::Five) == 0
+            && (level(theirs, Threat::OpenFour) + level(theirs, Threat::FourThree)) == 0
+            && (level(mine, Threat::FourThree) > 0)
+        {
+            2_000
+        } else {
+            0
+        };
+        (base + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn encode_move(mv: Cell) -> u16 {
+        mv.0
+    }
+
+    const HISTORY_SIZE: usize = 2 * PADDED;
+
+    fn history_index(&self, mv: Cell) -> usize {
+        self.side.index() * PADDED + usize::from(mv.0)
+    }
+
+    /// Wins first, then blocks of fives, open fours and four-threes made, then stopped,
+    /// then fours; the quiet rest by the value of the cell to both sides.
+    fn move_hint(&self, mv: Cell) -> i32 {
+        let cell = usize::from(mv.0);
+        if !self.is_empty_cell(cell) {
+            return 0;
+        }
+        let (mine, theirs, value) = self.threats(cell);
+        let band = match (mine, theirs) {
+            (Threat::Five, _) => 12,
+            (_, Threat::Five) => 11,
+            (Threat::OpenFour, _) => 10,
+            (Threat::FourThree, _) => 9,
+            (_, Threat::OpenFour) => 8,
+            (_, Threat::FourThree) => 7,
+            (Threat::Four, _) | (_, Threat::DoubleThree) | (Threat::DoubleThree, _) => 6,
+            _ => 0,
+        };
+        band * Q + value.min(Q / 2)
+    }
+
+    /// Null move, late move reductions, reverse futility, internal reductions, and
+    /// quiescence over fours with five threats answered as checks.
+    fn pruning(&self) -> Pruning {
+        Pruning {
+            null_move: true,
+            late_move_reductions: true,
+            reverse_futility: true,
+            internal_reductions: true,
+            quiescence: true,
+            check_extensions: true,
+            ..Pruning::default()
+        }
+    }
+
+    /// A win at once, else the blocks of the opponent's fives (every move that does not
+    /// lose at once), else the moves that make a four.
+    fn generate_noisy(&self, moves: &mut MoveList<Cell>) {
+        if self.won {
+            return;
+        }
+        let own = self.side.index();
+        if let Some(cell) = self.winning_cell(own) {
+            moves.push(Cell(cell as u16));
+            return;
+        }
+        for cell in cells_of(&self.fives[1 - own]) {
+            if self.five_through(cell, 1 - own) {
+                moves.push(Cell(cell as u16));
+            }
+        }
+        if moves.is_empty() {
+            moves.extend(cells_of(&self.fours[own]).map(|cell| Cell(cell as u16)));
+        }
+    }
+
+    /// The opponent threatens a five.
+    fn in_check(&self) -> bool {
+        !self.won && self.winning_cell(self.side.other().index()).is_some()
+    }
+
+    fn is_noisy(&self, mv: Cell) -> bool {
+        let (mine, theirs, _) = self.threats(usize::from(mv.0));
+        mine.is_four() || theirs == Threat::Five
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        !self.won
+    }
+
+    fn make_null(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= zobrist().side;
+    }
+
+    fn unmake_null(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= zobrist().side;
+    }
+}
+
+impl ExactHooks for Gomoku {
+    fn remaining_plies_bound(&self) -> Option<u32> {
+        Some((self.variant.cells() - self.stone_count()) as u32)
+    }
+}

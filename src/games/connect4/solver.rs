@@ -23,6 +23,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
 use crate::search::exact::{one_by_one, Interrupt};
@@ -299,7 +300,21 @@ pub struct Connect4Solver {
     aborted: bool,
     /// Asked every [`INTERRUPT_INTERVAL`] nodes whether to give up.
     interrupt: Option<Interrupt>,
+    /// Nodes of the timed searches (every [`ExactSearch::value`]), for the speed.
+    timed_nodes: u64,
+    /// Time of the timed searches.
+    timed: Duration,
 }
+
+/// Nodes to find the weak value of the empty board and a move that keeps it, by the
+/// model of [`Connect4Solver::expected_time`].
+const EXPECTED_NODES_AT_START: f64 = 1.5e9;
+/// Factor of the expected nodes per stone on the board.
+const EXPECTED_NODES_PER_PLY: f64 = 0.5;
+/// Speed assumed before the solver has shown its own (a loaded machine's).
+const ASSUMED_NODES_PER_SECOND: f64 = 3e6;
+/// Nodes the solver must have timed before its speed is trusted.
+const TIMED_NODES_TRUSTED: u64 = 1 << 20;
 
 /// Nodes between two questions to the interrupt (a power of two).
 const INTERRUPT_INTERVAL: u64 = 4096;
@@ -320,6 +335,8 @@ impl Connect4Solver {
             limit: u64::MAX,
             aborted: false,
             interrupt: None,
+            timed_nodes: 0,
+            timed: Duration::ZERO,
         }
     }
 
@@ -553,10 +570,13 @@ impl ExactSearch<Connect4> for Connect4Solver {
         self.aborted = false;
         let board = Board::of(root);
         let moves = root.moves;
+        let (started, nodes) = (Instant::now(), self.nodes);
         let score = self.solve_board(board, weak, &mut |lower, upper, nodes| {
             report(score_of(lower, moves), score_of(upper, moves), nodes);
-        })?;
-        Some(score_of(score, moves))
+        });
+        self.timed_nodes += self.nodes - nodes;
+        self.timed += started.elapsed();
+        Some(score_of(score?, moves))
     }
 
     /// With several threads: the positions are shared out (largest work first: the middle
@@ -648,6 +668,20 @@ impl ExactSearch<Connect4> for Connect4Solver {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// A model: the nodes fall by half per stone on the board from the empty board's
+    /// (measured with a fresh table; the table learns from move to move, so later moves
+    /// need fewer), at the speed of this solver's searches so far once it has done
+    /// enough (the machine may be loaded), else an assumed slow speed.
+    fn expected_time(&self, root: &Connect4) -> Option<Duration> {
+        let nodes = EXPECTED_NODES_AT_START * EXPECTED_NODES_PER_PLY.powi(root.moves as i32);
+        let speed = if self.timed_nodes >= TIMED_NODES_TRUSTED && !self.timed.is_zero() {
+            self.timed_nodes as f64 / self.timed.as_secs_f64()
+        } else {
+            ASSUMED_NODES_PER_SECOND
+        };
+        Some(Duration::from_secs_f64(nodes / speed))
     }
 
     fn reset_nodes(&mut self) {

@@ -29,19 +29,31 @@ pub fn win_bound<G: Game>(root: &G) -> Score {
 }
 
 /// The root move of the best exact value among `moves` (each must be legal in `root`), by
-/// the exact `search`: the fastest win, else a draw, else the loss that comes latest.
+/// the exact `search`: the value of the position first, then a move that keeps it, then,
+/// when there is time, the fastest win or the latest loss.
 ///
-/// Step 1 takes only win, draw or loss of every move (weak values, cheap); step 2 the
-/// exact distances of the moves of the best class, when it is a win or a loss. Ties go to
-/// the first such move in `moves`' order (the root order: the game's hints, so wins,
-/// blocks, then threats and the centre). Returns `None` when the search gives up (its
-/// interrupt or budget) before step 1 is done, or, for a loss, before step 2 is; a win
-/// whose distance step 2 could not find is still returned, with
-/// `distance_known: false`.
+/// Step 2 solves the root once (win, draw or loss only, cheap); step 3 takes the first
+/// move in `moves`' order (the root order: the game's hints, so wins, blocks, then
+/// threats and the centre) whose position keeps that value (the table the root's solve
+/// filled makes the right move's check fast); step 4 the exact distance of a win or loss.
+/// Returns `None` when the search gives up (its interrupt or budget) before step 3 is
+/// done, or, for a loss, before step 4 is; a win or draw found by step 3 is returned even
+/// when step 4 does not finish, a win then with `distance_known: false`.
 pub fn best_exact_move<G: Game>(
     search: &mut dyn ExactSearch<G>,
     root: &G,
     moves: &[G::Move],
+) -> Option<ExactChoice<G::Move>> {
+    best_exact_move_noting(search, root, moves, &mut Vec::new())
+}
+
+/// [`best_exact_move`], noting in `spoilers` the moves found (by step 3) to let the
+/// position's value go: when the search gives up, the normal search can leave them out.
+pub fn best_exact_move_noting<G: Game>(
+    search: &mut dyn ExactSearch<G>,
+    root: &G,
+    moves: &[G::Move],
+    spoilers: &mut Vec<G::Move>,
 ) -> Option<ExactChoice<G::Move>> {
     // Step 1. The positions after each move; a move that ends the game in a win wins now.
     let children = children(root, moves);
@@ -54,67 +66,59 @@ pub fn best_exact_move<G: Game>(
         });
     }
 
-    // Step 2. Win, draw or loss of every move (in the root's view: -1, 0, 1).
-    let open: Vec<G> = children
-        .iter()
-        .filter(|c| c.outcome().is_none())
-        .cloned()
-        .collect();
-    let mut weak = search
-        .values(&open, true, None, &mut |_, _, _, _| {})
-        .into_iter();
-    let mut classes = Vec::with_capacity(children.len());
-    for child in &children {
-        classes.push(match ended(child) {
-            Some(score) => score.signum(),
-            None => -weak.next().flatten()?.signum(),
-        });
+    // Step 2. The root's class: win, draw or loss (1, 0, -1).
+    let class = search.value(root, true, None, &mut |_, _, _| {})?.signum();
+
+    // Step 3. The first move that keeps it (in a lost position, any move does).
+    let mut keeper = None;
+    for (index, child) in children.iter().enumerate() {
+        let kept = match ended(child) {
+            Some(score) => score.signum() == class,
+            None => -search.value(child, true, None, &mut |_, _, _| {})?.signum() == class,
+        };
+        if kept {
+            keeper = Some(index);
+            break;
+        }
+        spoilers.push(moves[index]);
     }
-    let best_class = classes.iter().copied().max()?;
-    let candidates: Vec<usize> = (0..moves.len())
-        .filter(|&i| classes[i] == best_class)
-        .collect();
-    if best_class == 0 {
+    let keeper = keeper?;
+    if class == 0 {
         return Some(ExactChoice {
-            mv: moves[candidates[0]],
+            mv: moves[keeper],
             score: DRAW,
             distance_known: true,
         });
     }
 
-    // Step 3. The exact values of the best class: the fastest win, the latest loss.
-    let open: Vec<G> = candidates
-        .iter()
-        .map(|&i| &children[i])
-        .filter(|c| c.outcome().is_none())
-        .cloned()
-        .collect();
-    let mut strong = search
-        .values(&open, false, None, &mut |_, _, _, _| {})
-        .into_iter();
-    let mut best: Option<ExactChoice<G::Move>> = None;
-    for &index in &candidates {
-        let score = match ended(&children[index]) {
-            Some(score) => Some(score),
-            None => strong.next().flatten().map(from_child),
+    // Step 4. The exact value, then a move that keeps it: the fastest win, the latest
+    // loss. Out of time: a win is still a win; a loss is left to the search.
+    let unknown = (class > 0).then(|| ExactChoice {
+        mv: moves[keeper],
+        score: win_bound(root),
+        distance_known: false,
+    });
+    let Some(value) = search.value(root, false, None, &mut |_, _, _| {}) else {
+        return unknown;
+    };
+    // The moves before the keeper do not keep even the class.
+    for (index, child) in children.iter().enumerate().skip(keeper) {
+        let score = match ended(child) {
+            Some(score) => score,
+            None => match search.value(child, false, None, &mut |_, _, _| {}) {
+                Some(score) => from_child(score),
+                None => return unknown,
+            },
         };
-        let Some(score) = score else {
-            // Out of time: a win is still a win; a loss is left to the search.
-            return (best_class > 0).then(|| ExactChoice {
-                mv: moves[candidates[0]],
-                score: win_bound(root),
-                distance_known: false,
-            });
-        };
-        if best.as_ref().map_or(true, |b| score > b.score) {
-            best = Some(ExactChoice {
+        if score == value {
+            return Some(ExactChoice {
                 mv: moves[index],
                 score,
                 distance_known: true,
             });
         }
     }
-    best
+    unknown
 }
 
 #[cfg(test)]
@@ -183,6 +187,46 @@ mod tests {
             };
             assert!(value <= choice.score, "{mv:?}");
         }
+    }
+
+    /// An exact search that counts the positions it is asked about.
+    struct Counting(CoreSearch<Mnk>, usize);
+
+    impl ExactSearch<Mnk> for Counting {
+        fn value(
+            &mut self,
+            root: &Mnk,
+            weak: bool,
+            budget: Option<u64>,
+            report: &mut dyn FnMut(Score, Score, u64),
+        ) -> Option<Score> {
+            self.1 += 1;
+            self.0.value(root, weak, budget, report)
+        }
+        fn forget(&mut self) {}
+        fn nodes(&self) -> u64 {
+            self.0.nodes()
+        }
+        fn reset_nodes(&mut self) {}
+    }
+
+    #[test]
+    fn the_value_comes_first_and_one_move_that_keeps_it_is_enough() {
+        // The start is a draw, and every first move keeps it: the root and the first
+        // move are solved, not all nine moves.
+        let (game, moves) = position(&[]);
+        let mut search = Counting(CoreSearch::new(1), 0);
+        let choice = best_exact_move(&mut search, &game, &moves).unwrap();
+        assert_eq!((choice.score, search.1), (DRAW, 2));
+        // A corner reply to the centre draws, an edge loses: after an edge, x wins and
+        // keeps the win with whatever move comes first that does.
+        let (game, moves) = position(&[4, 1]);
+        let mut search = Counting(CoreSearch::new(1), 0);
+        let choice = best_exact_move(&mut search, &game, &moves).unwrap();
+        assert!(choice.score > 0 && choice.distance_known);
+        let mut child = game.clone();
+        child.make_move(choice.mv);
+        assert!(minimax(&mut child, 9) < 0);
     }
 
     #[test]

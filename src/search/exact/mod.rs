@@ -18,11 +18,12 @@ mod core_search;
 mod play;
 
 pub use answer::exact_answer;
-pub use choice::{best_exact_move, win_bound, ExactChoice};
+pub use choice::{best_exact_move, best_exact_move_noting, win_bound, ExactChoice};
 pub use core_search::CoreSearch;
 pub use play::{plays_exactly, ExactPlay};
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::score::is_mate;
 use super::{Game, Score};
@@ -93,6 +94,14 @@ pub trait ExactSearch<G: Game>: Send {
 
     /// Nodes searched since the last [`ExactSearch::reset_nodes`].
     fn nodes(&self) -> u64;
+
+    /// How long finding the value of `root` and a move that keeps it should take, by the
+    /// nodes such a search needs and the speed this search has shown; `None` when it
+    /// cannot tell (the default). The clock of `go` spends more where this is short.
+    fn expected_time(&self, root: &G) -> Option<Duration> {
+        let _ = root;
+        None
+    }
 
     /// Starts counting nodes from zero.
     fn reset_nodes(&mut self);

@@ -2,6 +2,8 @@
 //! ([`ExactPlay::decide`]), and passed to the main searcher as an [`ExactPlay`]; the Lazy
 //! SMP helpers never get one, and only search.
 
+use std::time::Duration;
+
 use super::ExactSearch;
 use crate::search::limits::Limits;
 use crate::search::Game;
@@ -23,6 +25,9 @@ pub fn plays_exactly(limits: &Limits) -> bool {
 pub struct ExactPlay<'a, G: Game> {
     /// The game's own exact search, if it has one; without one only the book answers.
     pub solver: Option<&'a mut dyn ExactSearch<G>>,
+    /// The time left on the side to move's clock, when the search is under one (the
+    /// solver may then spend a share of it, [`exact_answer`](super::exact_answer)).
+    pub clock: Option<Duration>,
 }
 
 impl<'a, G: Game> ExactPlay<'a, G> {
@@ -34,7 +39,10 @@ impl<'a, G: Game> ExactPlay<'a, G> {
         multipv: usize,
         solver: impl FnOnce() -> Option<&'a mut dyn ExactSearch<G>>,
     ) -> Option<ExactPlay<'a, G>> {
-        (multipv == 1 && plays_exactly(limits)).then(|| ExactPlay { solver: solver() })
+        (multipv == 1 && plays_exactly(limits)).then(|| ExactPlay {
+            solver: solver(),
+            clock: limits.clock,
+        })
     }
 }
 

@@ -43,7 +43,7 @@ impl<G: Game> Searcher<G> {
 
         // Step 2b. Under a clock, the game's book or its exact solver may answer outright.
         if let Some(play) = exact {
-            let (moves, control) = (&self.state.root_moves, &self.links.control);
+            let (moves, control) = (&mut self.state.root_moves, &self.links.control);
             if let Some((choice, nodes)) =
                 exact_answer(play, root, moves, control, &mut self.state.deadlines)
             {

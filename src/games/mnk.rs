@@ -40,7 +40,6 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     match_tc: "0.2+0.01",
     chess960: false,
     eval_net: None,
-    training: None,
     solvable: true,
     pgn_variant: Some("tictactoe"),
     test_set: None,

@@ -14,8 +14,10 @@
 //!    - a `pub const INFO: GameInfo` per variant it registers ([`GameInfo`]: names,
 //!      players, how the board marks pieces, bench positions and depth, opening book, the
 //!      SPRT time control, whether `solve` may run unbudgeted, a test-set format, a
-//!      protocol dialect of its own, a loadable evaluation net and the training of it
-//!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
+//!      protocol dialect of its own, a loadable evaluation net, each where it has one);
+//!      a game whose net is trained also implements `cutoff_training::TrainingSupport`
+//!      (its self-play and records) in the training crate, `training/src/<game>`, and
+//!      takes one line in its list of trained games;
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
 //! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`.
 //! 3. Its **opening book** `openings/<name>.txt` (made by `scripts/gen_openings.py`), and
@@ -23,7 +25,7 @@
 //!
 //! Nothing else: the protocol session, `bench`, `perft`, `solve`, `tree-stats`,
 //! `cutoff match`, `cutoff play`, the `Game` option, `--game` and `cutoff games` (which
-//! `scripts/sprt.sh` reads), `datagen`, `train` and `data shuffle` all go through
+//! `scripts/sprt.sh` reads) all go through
 //! [`GameKind::visit`] and [`GameInfo`].
 
 pub mod ataxx;
@@ -36,7 +38,7 @@ pub mod setup;
 
 pub use registry::{
     BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
-    TestLine, TrainingSupport, VariantSettings,
+    TestLine, VariantSettings,
 };
 
 registry::registry! {

@@ -8,14 +8,10 @@
 //! tool written once as a [`GameVisitor`] runs for every registered game.
 
 use std::any::Any;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
 use super::setup::SetupError;
-use crate::nnue::selfplay::{DataFormat, DatagenOptions, DatagenSummary};
-use crate::nnue::train::{EpochReport, TrainResult, TrainSettings};
-use crate::nnue::FeatureSet;
 use crate::search::{Game, GameError, ScoreReport};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
@@ -82,42 +78,6 @@ pub struct NetSupport {
     pub embedded: fn() -> Option<EvalNet>,
 }
 
-/// Plays and writes a self-play run of a game: [`TrainingSupport::datagen`].
-pub type SelfPlayRun = fn(
-    &DatagenOptions,
-    &[Vec<String>],
-    &mut dyn Write,
-    &mut dyn FnMut(&DatagenSummary),
-) -> Result<DatagenSummary, String>;
-
-/// Trains a net on a game's records: [`TrainingSupport::train`]. The second bytes are
-/// the validation records (`cutoff train --validation-data`); when there are none, the last
-/// `--validation` fraction of the first are held out.
-pub type TrainOnRecords =
-    fn(&[u8], &[u8], &TrainSettings, &mut dyn FnMut(&EpochReport)) -> Result<TrainResult, String>;
-
-/// How a game trains a learned evaluation on its own games (`cutoff datagen`, `train`,
-/// `data shuffle`); its net is loaded through [`GameInfo::eval_net`].
-#[derive(Clone, Copy, Debug)]
-pub struct TrainingSupport {
-    /// The inputs a net may have (`cutoff train --features`), the default first.
-    pub features: &'static [FeatureSet],
-    /// The formats its datagen writes (`--format`; any other is refused).
-    pub formats: &'static [DataFormat],
-    /// The size of one of its bullet records in bytes.
-    pub record_bytes: usize,
-    /// Plays games `options.first_game ..` from the book lines (empty: none) on
-    /// `options.threads` threads, appends them to the writer in game order in
-    /// `options.format`, tells the progress callback the totals after each game.
-    pub datagen: SelfPlayRun,
-    /// Decodes its bullet records (whole ones) and trains a net on them, reporting each
-    /// epoch.
-    pub train: TrainOnRecords,
-    /// Decodes its bullet records (whole ones) and refuses the first that cannot be one of
-    /// its positions (`data shuffle` checks its input with it).
-    pub check: fn(&[u8]) -> Result<(), String>,
-}
-
 /// What a game (one variant of it) tells about itself, once, for every tool.
 #[derive(Clone, Debug)]
 pub struct GameInfo {
@@ -143,8 +103,6 @@ pub struct GameInfo {
     pub chess960: bool,
     /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
     pub eval_net: Option<NetSupport>,
-    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
-    pub training: Option<TrainingSupport>,
     /// Whether `solve` may search it without a node budget (its tree is small enough).
     pub solvable: bool,
     /// The PGN `Variant` tag of its game records; `None` for standard chess.

@@ -56,8 +56,6 @@
 //! with bullet's integer divisions; `w` and `bias` those of the position's bucket.
 
 pub mod accumulator;
-pub mod selfplay;
-pub mod train;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

@@ -4,12 +4,14 @@
 
 pub mod bench;
 pub mod book;
+mod eval;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod solve;
-pub mod training;
 pub mod tree_stats;
+
+pub use eval::EvalArgs;
 
 use crate::games;
 

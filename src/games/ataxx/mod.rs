@@ -41,7 +41,6 @@
 //! accumulators updated lazily by make/unmake; without a net ([`AtaxxVariant`], `UseNNUE
 //! false`) the hand-crafted [`Game::evaluate`]: stones and a tempo share.
 
-pub mod datagen;
 pub mod nnue;
 
 use std::fmt::Write;
@@ -75,7 +74,6 @@ pub const INFO: GameInfo = GameInfo {
     match_tc: "2+0.02",
     chess960: false,
     eval_net: Some(nnue::NET_SUPPORT),
-    training: Some(datagen::TRAINING),
     solvable: false,
     pgn_variant: Some("ataxx"),
     test_set: None,
@@ -409,6 +407,21 @@ impl Ataxx {
         self
     }
 
+    /// The stones of the first player (`x`) and of the second (`o`), one bit a cell.
+    pub fn stones(&self) -> [u64; 2] {
+        self.stones
+    }
+
+    /// The gaps (blocked cells), one bit a cell.
+    pub fn gaps(&self) -> u64 {
+        self.gaps
+    }
+
+    /// The half-move clock and the full-move number, as the FEN writes them.
+    pub fn clocks(&self) -> (u32, u32) {
+        (self.halfmoves, self.fullmoves)
+    }
+
     /// The accumulators, when a net evaluates.
     pub fn nnue(&self) -> Option<&nnue::AtaxxNnue> {
         self.nnue.as_ref()
@@ -427,7 +440,7 @@ impl Ataxx {
     }
 
     /// The stone difference and tempo share (the evaluation without a net).
-    fn evaluate_hand_crafted(&self) -> i32 {
+    pub fn evaluate_hand_crafted(&self) -> i32 {
         let own = self.stones[self.side.index()].count_ones() as i32;
         let other = self.stones[self.side.other().index()].count_ones() as i32;
         STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100

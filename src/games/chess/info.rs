@@ -15,7 +15,6 @@ pub const INFO: GameInfo = GameInfo {
     match_tc: "8+0.08",
     chess960: true,
     eval_net: Some(super::nnue::NET_SUPPORT),
-    training: Some(super::training::TRAINING),
     solvable: false,
     pgn_variant: None,
     test_set: None,

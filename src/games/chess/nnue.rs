@@ -152,8 +152,10 @@ pub fn king_layout(set: &FeatureSet) -> &'static KingLayout {
 /// offset by its king bucket's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
-    flip: usize,
-    offset: usize,
+    /// What a square is XORed with: 7 when the board is mirrored left to right, else 0.
+    pub flip: usize,
+    /// The offset of the king bucket's block of features.
+    pub offset: usize,
 }
 
 impl KingLayout {
@@ -179,38 +181,6 @@ fn relative(perspective: Color, square: Square) -> usize {
     match perspective {
         Color::White => square as usize,
         Color::Black => square as usize ^ 56,
-    }
-}
-
-impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
-    const FEATURES: FeatureSet = CHESS768;
-    const FEATURE_SETS: &'static [FeatureSet] = &FEATURE_SETS;
-
-    fn features(&self, set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
-        record_features(self, king_layout(set))
-    }
-
-    fn output_bucket(&self, buckets: usize) -> usize {
-        output_bucket(self.occ().count_ones() as usize, buckets)
-    }
-
-    fn problem(&self) -> Option<&'static str> {
-        // The pieces are read by bulletformat from 16 bytes: at most 32 of them.
-        if self.occ().count_ones() > 32 {
-            return Some("more than 32 pieces");
-        }
-        if self.our_ksq() >= 64 || self.opp_ksq() >= 64 {
-            return Some("a king square off the board");
-        }
-        let mut kings = [0; 2];
-        for (piece, _) in *self {
-            match piece & 7 {
-                0..=4 => {}
-                5 => kings[usize::from(piece & 8 > 0)] += 1,
-                _ => return Some("a piece code that is no chess piece"),
-            }
-        }
-        (kings != [1, 1]).then_some("not one king a side")
     }
 }
 
@@ -292,17 +262,6 @@ impl Network {
         )
     }
 
-    /// Evaluates a bullet record (from the side to move's view, as the record is).
-    pub fn evaluate_record(&self, record: &bulletformat::ChessBoard) -> i32 {
-        use crate::nnue::train::TrainingRecord;
-        let features: Vec<(usize, usize)> = record_features(record, self.king_layout()).collect();
-        self.evaluate_features(
-            features.iter().map(|f| f.0),
-            features.iter().map(|f| f.1),
-            record.output_bucket(self.buckets()),
-        )
-    }
-
     /// Fills `accumulator` (White's half, then Black's) for `board` from scratch.
     pub fn refresh(&self, board: &Board, accumulator: &mut [i16]) {
         let (white, black) = accumulator.split_at_mut(self.hidden());
@@ -346,25 +305,6 @@ pub fn feature(
     view.offset
         + (relative_colour * 6 + piece as usize) * 64
         + (relative(perspective, square) ^ view.flip)
-}
-
-/// The (side to move, other side) feature pairs of a bullet record in `layout`, exactly
-/// as bullet's `Chess768` (plain layout) and `ChessBucketsMirrored` map them.
-pub fn record_features<'a>(
-    record: &'a bulletformat::ChessBoard,
-    layout: &KingLayout,
-) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let us = layout.view(usize::from(record.our_ksq()));
-    let them = layout.view(usize::from(record.opp_ksq()));
-    record.into_iter().map(move |(piece, square)| {
-        let colour = usize::from(piece & 8 > 0);
-        let kind = usize::from(piece & 7);
-        let square = usize::from(square);
-        (
-            us.offset + colour * 384 + kind * 64 + (square ^ us.flip),
-            them.offset + (1 - colour) * 384 + kind * 64 + (square ^ 56 ^ them.flip),
-        )
-    })
 }
 
 /// The net file built into the binary: `nets/default.nnue` (its provenance is in
@@ -491,15 +431,6 @@ mod tests {
         assert_eq!(bucket(start, 3), 2);
         assert_eq!(output_bucket(13, 3), 1);
         assert_eq!(output_bucket(12, 3), 0);
-        // A bullet record of the same position falls in the same bucket.
-        use crate::games::chess::training::datagen::bullet_board;
-        use crate::nnue::train::TrainingRecord;
-        for fen in [start, kings, six] {
-            let record = bullet_board(&fen.parse().unwrap(), 0, 0.5).unwrap();
-            for buckets in 1..=8 {
-                assert_eq!(record.output_bucket(buckets), bucket(fen, buckets), "{fen}");
-            }
-        }
     }
 
     #[test]
@@ -613,20 +544,7 @@ mod tests {
     }
 
     #[test]
-    fn board_and_bullet_record_features_agree() {
-        for net in [
-            random_network(16, Activation::SCReLU, 3),
-            random_bucketed(16, 8, Activation::SCReLU, 3),
-        ] {
-            records_evaluate_like_boards(&net);
-        }
-        for set in &FEATURE_SETS[1..] {
-            for buckets in [1, 8] {
-                let net =
-                    crate::nnue::random_bucketed_network(*set, 16, buckets, Activation::SCReLU, 4);
-                records_evaluate_like_boards(&net);
-            }
-        }
+    fn features_are_numbered_as_bullet_numbers_them() {
         // The hand-computed indices of a white pawn on e2: White sees its own pawn on e2,
         // Black an opponent's pawn on e7.
         let plain = PLAIN.view(4);
@@ -737,21 +655,6 @@ mod tests {
             error.to_string().contains("expected one for Chess768"),
             "{error}"
         );
-    }
-
-    /// `net` evaluates bullet records of a few positions as it evaluates their boards.
-    fn records_evaluate_like_boards(net: &Network) {
-        use crate::games::chess::training::datagen::bullet_board;
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
-        ] {
-            let board: Board = fen.parse().unwrap();
-            let record = bullet_board(&board, 0, 0.5).unwrap();
-            assert_eq!(net.evaluate(&board), net.evaluate_record(&record), "{fen}");
-        }
     }
 
     #[test]

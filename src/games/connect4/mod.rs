@@ -47,7 +47,6 @@ pub const INFO: GameInfo = GameInfo {
     match_tc: "1+0.01",
     chess960: false,
     eval_net: None,
-    training: None,
     solvable: true,
     pgn_variant: Some("connect4"),
     test_set: Some(test_sets::parse_line),

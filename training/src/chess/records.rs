@@ -36,7 +36,7 @@ pub fn records_from_text(text: &str) -> Result<Vec<ChessBoard>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::training::datagen::{decode_bullet, encode_bullet};
+    use crate::chess::datagen::{decode_bullet, encode_bullet};
     use bulletformat::BulletFormat;
 
     #[test]

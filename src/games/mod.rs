@@ -37,8 +37,8 @@ pub mod registry;
 pub mod setup;
 
 pub use registry::{
-    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks, Registered,
-    TestLine, VariantSettings,
+    net_error, BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
+    Registered, TestLine, VariantSettings,
 };
 
 registry::registry! {

@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::setup::SetupError;
+use crate::nnue::{FeatureSet, NetworkError};
 use crate::search::{Game, GameError, ScoreReport};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
@@ -76,6 +77,36 @@ pub struct NetSupport {
     pub load: fn(&Path) -> Result<EvalNet, String>,
     /// The net built into the binary, used when `EvalFile` names none.
     pub embedded: fn() -> Option<EvalNet>,
+    /// The feature sets its nets may have, the default first: the game declares them, and
+    /// [`net_error`] names another game's net by them.
+    pub features: &'static [FeatureSet],
+}
+
+/// Why a net file was refused, the feature set it holds named by the game that declares
+/// it (`this is a net for Chess768 (chess, 768 inputs), expected one for Ataxx147 (ataxx,
+/// 147 inputs)`): the net module knows sets by id only.
+pub fn net_error(error: &NetworkError) -> String {
+    let NetworkError::WrongFeatures {
+        found_id,
+        found_inputs,
+        expected,
+    } = error
+    else {
+        return error.to_string();
+    };
+    let describe = |id: u8, inputs: usize| {
+        let declared = super::all().find_map(|kind| {
+            let sets = kind.info().eval_net?.features;
+            let set = sets.iter().find(|set| set.id == id)?;
+            Some(format!("{} ({}, {inputs} inputs)", set.name, kind.name()))
+        });
+        declared.unwrap_or_else(|| format!("feature set #{id} ({inputs} inputs)"))
+    };
+    format!(
+        "this is a net for {}, expected one for {}",
+        describe(*found_id, *found_inputs),
+        describe(expected.id, expected.inputs)
+    )
 }
 
 /// What a game (one variant of it) tells about itself, once, for every tool.

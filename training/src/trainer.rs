@@ -25,9 +25,8 @@ use bulletformat::BulletFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use cutoff::nnue::{
-    Activation, FeatureSet, Network, LEGACY, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE,
-};
+use cutoff::games::chess::nnue::CHESS768;
+use cutoff::nnue::{Activation, FeatureSet, Network, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE};
 use cutoff::rng::SplitMix;
 
 /// A bullet record the trainer learns from: its score and result (from the side to move's
@@ -328,7 +327,7 @@ impl FloatNetwork {
 
     /// A chess (`Chess768`) network with small random weights (seeded).
     pub fn random(hidden: usize, activation: Activation, seed: u64) -> FloatNetwork {
-        FloatNetwork::random_for(LEGACY, hidden, activation, seed)
+        FloatNetwork::random_for(CHESS768, hidden, activation, seed)
     }
 
     /// A network of `features` with one output bucket and small random weights (seeded).
@@ -1005,7 +1004,7 @@ mod tests {
         used.dedup();
         assert!(used.len() >= 2, "the positions take one bucket: {used:?}");
         for (buckets, activation) in [(8, Activation::SCReLU), (3, Activation::CReLU)] {
-            let net = FloatNetwork::random_bucketed(LEGACY, 4, buckets, activation, 11);
+            let net = FloatNetwork::random_bucketed(CHESS768, 4, buckets, activation, 11);
             // Output weights × 2: the evaluations stay where the sigmoid curves less
             // (× 4 puts some near 600 cp, where the finite differences lose 2%).
             check_gradient(&records, net, 2.0);
@@ -1185,7 +1184,7 @@ mod tests {
         let (records, _, result) = train_synthetic(8);
         assert_eq!(result.net.buckets, 8);
         // The heads of the buckets the positions take were trained, each apart.
-        let initial = FloatNetwork::random_bucketed(LEGACY, 16, 8, Activation::SCReLU, 1);
+        let initial = FloatNetwork::random_bucketed(CHESS768, 16, 8, Activation::SCReLU, 1);
         let layout = result.net.layout();
         let mut used: Vec<usize> = records.iter().map(|r| r.output_bucket(8)).collect();
         used.sort_unstable();
@@ -1198,7 +1197,7 @@ mod tests {
         // The quantised net, through its file, evaluates as the float one.
         let quantised = result.net.quantise();
         assert_eq!(quantised.buckets(), 8);
-        let back = Network::from_bytes_for(&quantised.to_bytes(), &LEGACY).expect("loads");
+        let back = Network::from_bytes_for(&quantised.to_bytes(), &CHESS768).expect("loads");
         assert_eq!(back, quantised);
         let (mean, worst) = quantisation_error(&result.net, &back, &records);
         eprintln!("quantised - float, 8 buckets: mean |d| {mean:.2} cp, max {worst:.1} cp");

@@ -131,9 +131,10 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load_for(path, &ATAXX147)
             .map(|net| Arc::new(net) as EvalNet)
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
+    features: &[ATAXX147],
 };
 
 #[cfg(test)]
@@ -268,20 +269,20 @@ mod tests {
             assert_eq!(Network::from_bytes_for(&bytes, &ATAXX147), Ok(net));
             // An Ataxx net is no chess net.
             let chess = crate::games::chess::nnue::Network::from_bytes(&bytes);
-            let Err(NetworkError::WrongFeatures { found, expected }) = chess else {
+            let Err(error @ NetworkError::WrongFeatures { found_id, .. }) = chess else {
                 panic!("an Ataxx net read as chess: {chess:?}");
             };
-            assert!(found.contains("Ataxx147") && expected.contains("Chess768"));
+            assert_eq!(found_id, ATAXX147.id);
+            let error = crate::games::net_error(&error);
+            assert!(error.contains("Ataxx147") && error.contains("expected one for Chess768"));
         }
         // A chess net is no Ataxx net.
         let chess = crate::games::chess::nnue::CHESS768;
         let bytes = random_network(chess, 16, Activation::SCReLU, 6).to_bytes();
-        let error = Network::from_bytes_for(&bytes, &ATAXX147).unwrap_err();
-        assert!(error.to_string().contains("Chess768"), "{error}");
-        assert!(
-            error.to_string().contains("expected one for Ataxx147"),
-            "{error}"
-        );
+        let error =
+            crate::games::net_error(&Network::from_bytes_for(&bytes, &ATAXX147).unwrap_err());
+        assert!(error.contains("Chess768"), "{error}");
+        assert!(error.contains("expected one for Ataxx147"), "{error}");
         // A wrong size names the layout expected.
         let mut cut = random_network(ATAXX147, 16, Activation::SCReLU, 7).to_bytes();
         cut.truncate(1000);

@@ -65,14 +65,18 @@ use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
 use crate::games::{EvalNet, NetSupport};
 pub use crate::nnue::{Activation, Network, NetworkError, MAX_HIDDEN, QA, QB, SCALE};
-use crate::nnue::{Delta, FeatureSet, LEGACY_INPUTS};
+use crate::nnue::{Delta, FeatureSet, UNTAGGED, UNTAGGED_INPUTS};
 
 /// Number of input features per perspective (2 colours × 6 kinds × 64 squares) in each
 /// king bucket.
-pub const INPUTS: usize = LEGACY_INPUTS;
+pub const INPUTS: usize = UNTAGGED_INPUTS;
 
-/// bullet's `Chess768`: the legacy feature set of untagged and version-1 net files.
-pub const CHESS768: FeatureSet = crate::nnue::LEGACY;
+/// bullet's `Chess768`: the feature set of untagged and version-1 net files.
+pub const CHESS768: FeatureSet = FeatureSet {
+    name: "Chess768",
+    max_active: 32,
+    ..UNTAGGED
+};
 
 /// `Chess768` with horizontal mirroring: a perspective whose king stands on files e-h sees
 /// the board mirrored left-right (bullet's `ChessBucketsMirrored` with one bucket).
@@ -323,9 +327,10 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load(path)
             .map(|net| Arc::new(net) as EvalNet)
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
+    features: &FEATURE_SETS,
 };
 
 /// Records on `state` the move `mv`, played from `before` to give `after`: its feature
@@ -449,8 +454,12 @@ mod tests {
             assert_eq!(Network::load(&path), Ok(net));
             let _ = std::fs::remove_file(&path);
             let ataxx = crate::games::ataxx::nnue::ATAXX147;
-            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
-            assert!(error.to_string().contains("a net for Chess768"), "{error}");
+            let error =
+                crate::games::net_error(&Network::from_bytes_for(&bytes, &ataxx).unwrap_err());
+            assert!(
+                error.contains("a net for Chess768 (chess, 768 inputs)"),
+                "{error}"
+            );
             // A bad bucket count in the tag is refused, not read as a one-bucket net.
             let mut bad = bytes.clone();
             bad[crate::nnue::bucketed_raw_size(INPUTS, hidden, buckets) + 11] = 0;
@@ -636,11 +645,10 @@ mod tests {
             let bytes = net.to_bytes();
             assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()), "{set:?}");
             let ataxx = crate::games::ataxx::nnue::ATAXX147;
-            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
+            let error =
+                crate::games::net_error(&Network::from_bytes_for(&bytes, &ataxx).unwrap_err());
             assert!(
-                error
-                    .to_string()
-                    .contains(&format!("a net for {}", set.name)),
+                error.contains(&format!("a net for {}", set.name)),
                 "{error}"
             );
         }
@@ -650,9 +658,9 @@ mod tests {
             Activation::SCReLU,
             1,
         );
-        let error = Network::from_bytes(&ataxx.to_bytes()).unwrap_err();
+        let error = crate::games::net_error(&Network::from_bytes(&ataxx.to_bytes()).unwrap_err());
         assert!(
-            error.to_string().contains("expected one for Chess768"),
+            error.contains("a net for Ataxx147 (ataxx, 147 inputs), expected one for Chess768 (chess, 768 inputs)"),
             "{error}"
         );
     }

@@ -1,6 +1,7 @@
 //! Tools built on the engine, one module each with its command-line arguments and `run`:
-//! bench, perft, solve, tree-stats, the match runner, play, the opening book builder and
-//! the learned-evaluation tools of every game with a net (`datagen`, `train`, `data`).
+//! bench, perft, solve, tree-stats, the match runner, play and the opening book builder;
+//! the evaluation options `bench` and `datagen` share ([`EvalArgs`]). The training tools
+//! (`datagen`, `train`, `data`, `tune`) are in the training crate, `training/`.
 
 pub mod bench;
 pub mod book;

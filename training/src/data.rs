@@ -4,7 +4,7 @@
 //! it uses); `convert` turns chess datagen's text format (`FEN;result`, no score) into
 //! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`).
 //!
-//! [`TrainingSupport`]: cutoff::games::TrainingSupport
+//! [`TrainingSupport`]: crate::TrainingSupport
 
 use clap::{Args, Subcommand};
 

@@ -1,5 +1,5 @@
 //! `cutoff datagen`: any game's self-play through its
-//! [`TrainingSupport::datagen`](cutoff::games::TrainingSupport), with a progress bar on
+//! [`Trained::datagen`], with a progress bar on
 //! stderr and the totals on stdout.
 
 use std::io;

@@ -2,10 +2,10 @@
 //! ([`DatagenOptions`], [`DataFormat`]), the opening of each game (a book line and random
 //! plies drawn from the game's own seed, [`opening_of`]) and the run loop that plays
 //! numbered games on several threads and writes them in order ([`run`], [`run_games`]). A
-//! game's own datagen (chess: `games/chess/training/datagen.rs`, Ataxx:
-//! `games/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
-//! command line through the game's [`TrainingSupport`](cutoff::games::TrainingSupport) in
-//! the registry.
+//! game's own datagen (chess: `training/src/chess/datagen.rs`, Ataxx:
+//! `training/src/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
+//! command line through the game's [`TrainingSupport`](crate::TrainingSupport) in
+//! the training crate.
 //!
 //! Games are numbered and each is played from its own seed (the run's seed and the game's
 //! number) with fresh tables, and the output lists the games in order, so it depends only
@@ -217,7 +217,7 @@ pub trait SelfPlay: Game {
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
 /// lines on `options.threads` threads and appends them to `out` in game order; `progress`
 /// is told the running totals after each game. A game's
-/// [`TrainingSupport::datagen`](cutoff::games::TrainingSupport) is this for its type.
+/// [`Trained::datagen`](crate::Trained::datagen) is this for its type.
 pub fn run<G: SelfPlay>(
     options: &DatagenOptions,
     book: &[Vec<String>],

@@ -1,5 +1,5 @@
 //! `cutoff train`: trains an NNUE network of `--game`'s feature set on its bullet records
-//! through its [`TrainingSupport::train`](cutoff::games::TrainingSupport), reporting each
+//! through its [`Trained::train`], reporting each
 //! epoch on stdout.
 
 use std::path::Path;

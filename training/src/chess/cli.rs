@@ -1,7 +1,7 @@
 //! The command line of chess's own training tool, `cutoff tune` (Texel tuning of the
 //! hand-crafted evaluation): an argument struct and a `run` that reads the positions, tunes
 //! and writes the weights. The tools every game with a net shares (`datagen`, `train`,
-//! `data`) are in `tools/training/`.
+//! `data`) are in `training/src/`.
 
 use std::io;
 

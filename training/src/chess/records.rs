@@ -1,6 +1,6 @@
 //! `cutoff data convert`: datagen's chess text format (`FEN;result`, no score) as bullet
 //! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`). The game-neutral
-//! `data shuffle` is in `tools/training/data.rs`.
+//! `data shuffle` is in `training/src/data.rs`.
 
 use bulletformat::ChessBoard;
 use cozy_chess::Board;

@@ -7,7 +7,11 @@
 //! - [`games`] implements the rules, evaluation and notation of each game.
 //! - [`nnue`] is the learned evaluation any game with a feature set plugs into.
 //! - [`protocol`] turns input lines into commands and search events into output lines.
-//! - [`tools`] holds bench, perft and the other command-line tools.
+//! - [`tools`] holds bench, perft and the other command-line tools that play.
+//!
+//! Training (self-play data, the trainer, Texel tuning) is another crate of the workspace,
+//! `cutoff-training` in `training/`, and the `cutoff` binary is the package in `cli/`: this
+//! library compiles without either.
 //! - [`rng`] is a small seeded random generator shared by them.
 
 #![warn(missing_docs)]

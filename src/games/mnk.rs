@@ -32,7 +32,6 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
-    training: None,
     protocol: ProtocolSettings {
         variant_options: &[],
         pgn_variant: Some("tictactoe"),

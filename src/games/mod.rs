@@ -25,8 +25,10 @@
 //!      dialect of its own, the protocol options that choose its variant (read by its
 //!      variant builder), its PGN variant tag; its [`ToolSettings`]: bench positions and
 //!      depth, opening book, the SPRT time control, whether `solve` may run unbudgeted, a
-//!      test-set format; a loadable evaluation net and the training of it
-//!      ([`TrainingSupport`]: feature set, self-play, records), each where it has one);
+//!      test-set format; a loadable evaluation net, each where it has one); a game whose
+//!      net is trained also implements `cutoff_training::TrainingSupport` (its self-play
+//!      and records) in the training crate, `training/src/<game>`, and takes one line in
+//!      its list of trained games;
 //!    - its unit tests: perft counts from an outside source, FEN round trips, bad input.
 //! 2. **One line** in the `registry!` below: `Kind: Type = |settings| variant, INFO;`
 //!    (the variant built from the [`VariantSettings`]: its variant options' values and the
@@ -37,7 +39,7 @@
 //!
 //! Nothing else: the protocol session, `bench`, `perft`, `solve`, `tree-stats`,
 //! `cutoff match`, `cutoff play`, the `Game` option, `--game` and `cutoff games` (which
-//! `scripts/sprt.sh` reads), `datagen`, `train` and `data shuffle` all go through
+//! `scripts/sprt.sh` reads) all go through
 //! [`GameKind::visit`] and [`GameInfo`].
 
 pub mod ataxx;
@@ -50,9 +52,9 @@ pub mod registry;
 pub mod setup;
 
 pub use registry::{
-    BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
-    ProtocolSettings, Registered, TestLine, ToolSettings, TrainingSupport, VariantOption,
-    VariantOptionKind, VariantSettings,
+    net_error, BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
+    ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption, VariantOptionKind,
+    VariantSettings,
 };
 
 registry::registry! {

@@ -8,14 +8,11 @@
 //! tool written once as a [`GameVisitor`] runs for every registered game.
 
 use std::any::Any;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
 use super::setup::SetupError;
-use crate::nnue::selfplay::{DataFormat, DatagenOptions, DatagenSummary};
-use crate::nnue::train::{EpochReport, TrainResult, TrainSettings};
-use crate::nnue::FeatureSet;
+use crate::nnue::{FeatureSet, NetworkError};
 use crate::search::{Game, GameError, ScoreReport};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
@@ -80,42 +77,36 @@ pub struct NetSupport {
     pub load: fn(&Path) -> Result<EvalNet, String>,
     /// The net built into the binary, used when `EvalFile` names none.
     pub embedded: fn() -> Option<EvalNet>,
+    /// The feature sets its nets may have, the default first: the game declares them, and
+    /// [`net_error`] names another game's net by them.
+    pub features: &'static [FeatureSet],
 }
 
-/// Plays and writes a self-play run of a game: [`TrainingSupport::datagen`].
-pub type SelfPlayRun = fn(
-    &DatagenOptions,
-    &[Vec<String>],
-    &mut dyn Write,
-    &mut dyn FnMut(&DatagenSummary),
-) -> Result<DatagenSummary, String>;
-
-/// Trains a net on a game's records: [`TrainingSupport::train`]. The second bytes are
-/// the validation records (`cutoff train --validation-data`); when there are none, the last
-/// `--validation` fraction of the first are held out.
-pub type TrainOnRecords =
-    fn(&[u8], &[u8], &TrainSettings, &mut dyn FnMut(&EpochReport)) -> Result<TrainResult, String>;
-
-/// How a game trains a learned evaluation on its own games (`cutoff datagen`, `train`,
-/// `data shuffle`); its net is loaded through [`GameInfo::eval_net`].
-#[derive(Clone, Copy, Debug)]
-pub struct TrainingSupport {
-    /// The inputs a net may have (`cutoff train --features`), the default first.
-    pub features: &'static [FeatureSet],
-    /// The formats its datagen writes (`--format`; any other is refused).
-    pub formats: &'static [DataFormat],
-    /// The size of one of its bullet records in bytes.
-    pub record_bytes: usize,
-    /// Plays games `options.first_game ..` from the book lines (empty: none) on
-    /// `options.threads` threads, appends them to the writer in game order in
-    /// `options.format`, tells the progress callback the totals after each game.
-    pub datagen: SelfPlayRun,
-    /// Decodes its bullet records (whole ones) and trains a net on them, reporting each
-    /// epoch.
-    pub train: TrainOnRecords,
-    /// Decodes its bullet records (whole ones) and refuses the first that cannot be one of
-    /// its positions (`data shuffle` checks its input with it).
-    pub check: fn(&[u8]) -> Result<(), String>,
+/// Why a net file was refused, the feature set it holds named by the game that declares
+/// it (`this is a net for Chess768 (chess, 768 inputs), expected one for Ataxx147 (ataxx,
+/// 147 inputs)`): the net module knows sets by id only.
+pub fn net_error(error: &NetworkError) -> String {
+    let NetworkError::WrongFeatures {
+        found_id,
+        found_inputs,
+        expected,
+    } = error
+    else {
+        return error.to_string();
+    };
+    let describe = |id: u8, inputs: usize| {
+        let declared = super::all().find_map(|kind| {
+            let sets = kind.info().eval_net?.features;
+            let set = sets.iter().find(|set| set.id == id)?;
+            Some(format!("{} ({}, {inputs} inputs)", set.name, kind.name()))
+        });
+        declared.unwrap_or_else(|| format!("feature set #{id} ({inputs} inputs)"))
+    };
+    format!(
+        "this is a net for {}, expected one for {}",
+        describe(*found_id, *found_inputs),
+        describe(expected.id, expected.inputs)
+    )
 }
 
 /// What a game (one variant of it) tells about itself, once, for every tool: who it is,
@@ -137,10 +128,9 @@ pub struct GameInfo {
     pub protocol: ProtocolSettings,
     /// What the tools (bench, matches, solve) use.
     pub tools: ToolSettings,
-    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`).
+    /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`);
+    /// how it is trained, if it is, is the training crate's (`cutoff_training`).
     pub eval_net: Option<NetSupport>,
-    /// How its net is trained on its own games, if it is (`datagen`, `train`, `data`).
-    pub training: Option<TrainingSupport>,
 }
 
 /// A game's protocol settings: what the engine's protocols and its game records say of it.

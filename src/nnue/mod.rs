@@ -1,13 +1,13 @@
 //! NNUE evaluation for any game that declares a feature set: a `(INPUTS -> N)x2 -> B`
 //! perspective network in bullet's simple quantised layout (B output buckets, one output
 //! head each, 1 to [`MAX_BUCKETS`]), its net file, and the stack of
-//! accumulators updated lazily ([`accumulator`]); the trainer ([`train`]) and the self-play
-//! run loop that makes its data ([`selfplay`]). Games import this module; it imports no
-//! game.
+//! accumulators updated lazily ([`accumulator`]). Games import this module; it imports no
+//! game, names none, and holds no training code (the trainer and the self-play run loop are
+//! in the training crate, `training/`).
 //!
 //! # Feature sets
 //!
-//! A game describes its inputs with a [`FeatureSet`] (a file id, a name, the input count
+//! A game declares its inputs with a [`FeatureSet`] (a file id, a name, the input count
 //! per perspective, the most features active at once) and computes, per position, the
 //! active features of each perspective (perspective 0 is the first player, 1 the second),
 //! and per move the features it adds and removes ([`accumulator::Delta`]). The side to
@@ -16,7 +16,7 @@
 //! # Output buckets
 //!
 //! A net of B > 1 buckets has B output heads; the game picks the head of each position
-//! (chess and Ataxx by material: pieces or stones on the board, as bullet's
+//! (by material, say: pieces or stones on the board, as bullet's
 //! `MaterialCount<B>` does, see [`count_bucket`]) and passes it when evaluating. With B = 1
 //! every position takes the one head, and the net is exactly the `(INPUTS -> N)x2 -> 1`
 //! net of before.
@@ -36,7 +36,8 @@
 //! before padding (`2 (INPUTS N + 3 N + 1)` for B = 1). The padding starts with a tag that
 //! `cutoff train` writes:
 //! - version 1 (8 bytes): `b"cutoff"`, `1`, the activation (0 SCReLU, 1 CReLU): a net of
-//!   the legacy set [`LEGACY_ID`] (chess's `Chess768`, 768 inputs);
+//!   the untagged set [`UNTAGGED_ID`] ([`UNTAGGED_INPUTS`] inputs; a game declares it
+//!   under its own name);
 //! - version 2 (11 bytes): `b"cutoff"`, `2`, the activation, the feature set's id, its
 //!   input count (`u16`); the file is padded one block more when the tag would not fit;
 //! - version 3 (12 bytes), only for B > 1: `b"cutoff"`, `3`, the activation, the feature
@@ -44,7 +45,7 @@
 //!   more when the tag would not fit.
 //!
 //! Untagged, version-1 and version-2 nets have one bucket. A net whose padding is all zeros
-//! (bullet's) is a `Chess768` SCReLU net. The hidden size is deduced from the file size
+//! (bullet's) is an SCReLU net of the untagged set. The hidden size is deduced from the file size
 //! (and the tag's input and bucket counts). A net of another feature set than the one
 //! asked for, of no valid size, or with a malformed version-3 tag (a bucket count out of
 //! range, an unknown activation) is refused ([`NetworkError`]).
@@ -56,8 +57,6 @@
 //! with bullet's integer divisions; `w` and `bias` those of the position's bucket.
 
 pub mod accumulator;
-pub mod selfplay;
-pub mod train;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -107,34 +106,29 @@ const TAG_V2_LEN: usize = TAG.len() + 5;
 const TAG_V3_LEN: usize = TAG.len() + 6;
 /// Largest evaluation returned, well inside the search's evaluation bounds.
 const EVAL_LIMIT: i32 = 20_000;
-/// The id of the feature set of untagged and version-1 nets: chess's `Chess768`.
-pub const LEGACY_ID: u8 = 0;
-/// The input count of the legacy feature set.
-pub const LEGACY_INPUTS: usize = 768;
+/// The id of the feature set of untagged and version-1 nets (files without a set's id).
+pub const UNTAGGED_ID: u8 = 0;
+/// The input count of the untagged feature set.
+pub const UNTAGGED_INPUTS: usize = 768;
 
-/// bullet's `Chess768`, the feature set of untagged and version-1 net files (chess's).
-pub const LEGACY: FeatureSet = FeatureSet {
-    id: LEGACY_ID,
-    name: "Chess768",
-    inputs: LEGACY_INPUTS,
-    max_active: 32,
+/// The feature set of untagged and version-1 net files, as the file format knows it: the
+/// game whose inputs these are declares it under its own name and active count
+/// (`FeatureSet { name: ..., ..UNTAGGED }`).
+pub const UNTAGGED: FeatureSet = FeatureSet {
+    id: UNTAGGED_ID,
+    name: "untagged",
+    inputs: UNTAGGED_INPUTS,
+    max_active: UNTAGGED_INPUTS,
     factor: 0,
 };
-
-/// The feature sets the net files know by id, for error messages: (id, name, game).
-const KNOWN_SETS: &[(u8, &str, &str)] = &[
-    (0, "Chess768", "chess"),
-    (1, "Ataxx147", "ataxx"),
-    (2, "Chess768Mirrored", "chess"),
-    (3, "ChessBuckets4Mirrored", "chess"),
-];
 
 /// The inputs of a network: what a game declares to get a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeatureSet {
-    /// The id written in the net file's tag ([`LEGACY_ID`] for chess's `Chess768`).
+    /// The id written in the net file's tag ([`UNTAGGED_ID`] for the untagged set); each
+    /// game declares its sets with ids no other game's set has.
     pub id: u8,
-    /// Its name, as bullet names the same inputs (`Chess768`, `Ataxx147`).
+    /// Its name, as bullet names the same inputs.
     pub name: &'static str,
     /// Input features per perspective.
     pub inputs: usize,
@@ -193,14 +187,6 @@ impl std::fmt::Display for Activation {
     }
 }
 
-/// A feature set named by its id and input count, as a net file names it.
-fn describe(id: u8, inputs: usize) -> String {
-    match KNOWN_SETS.iter().find(|(known, _, _)| *known == id) {
-        Some((_, name, game)) => format!("{name} ({game}, {inputs} inputs)"),
-        None => format!("feature set #{id} ({inputs} inputs)"),
-    }
-}
-
 /// Why a net file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NetworkError {
@@ -244,13 +230,21 @@ pub enum NetworkError {
         /// What is wrong with it.
         reason: String,
     },
-    /// The net was trained on other inputs (for another game).
-    #[error("this is a net for {found}, expected one for {expected}")]
+    /// The net was trained on other inputs (for another game); the games name the set
+    /// found by its id (`cutoff::games::net_error`).
+    #[error(
+        "this is a net for feature set #{found_id} ({found_inputs} inputs), expected one for \
+         {name} ({inputs} inputs)",
+        name = .expected.name,
+        inputs = .expected.inputs
+    )]
     WrongFeatures {
-        /// What the file holds.
-        found: String,
-        /// What the game takes.
-        expected: String,
+        /// The id of the feature set the file holds.
+        found_id: u8,
+        /// Its input count.
+        found_inputs: usize,
+        /// The set the game takes (the first of those it accepts).
+        expected: FeatureSet,
     },
 }
 
@@ -299,7 +293,7 @@ pub fn bucketed_file_size(features: &FeatureSet, hidden: usize, buckets: usize) 
     let raw = bucketed_raw_size(features.inputs, hidden, buckets);
     let tag = if buckets > 1 {
         TAG_V3_LEN
-    } else if features.id == LEGACY_ID {
+    } else if features.id == UNTAGGED_ID {
         0
     } else {
         TAG_V2_LEN
@@ -455,7 +449,7 @@ impl Network {
         bytes: &[u8],
         accepted: &[FeatureSet],
     ) -> Result<Network, NetworkError> {
-        let first = accepted.first().copied().unwrap_or(LEGACY);
+        let first = accepted.first().copied().unwrap_or(UNTAGGED);
         let layout = match tagged_layout(bytes) {
             Some(tagged) => tagged?,
             None => legacy_layout(bytes, &first)?,
@@ -465,8 +459,9 @@ impl Network {
             .find(|set| (set.id, set.inputs) == (layout.id, layout.inputs))
         else {
             return Err(NetworkError::WrongFeatures {
-                found: describe(layout.id, layout.inputs),
-                expected: describe(first.id, first.inputs),
+                found_id: layout.id,
+                found_inputs: layout.inputs,
+                expected: first,
             });
         };
         let raw = bucketed_raw_size(layout.inputs, layout.hidden, layout.buckets);
@@ -508,7 +503,7 @@ impl Network {
             bytes.extend_from_slice(&[3, self.activation.id(), self.features.id]);
             bytes.extend_from_slice(&(self.features.inputs as u16).to_le_bytes());
             bytes.push(self.buckets as u8);
-        } else if self.features.id != LEGACY_ID {
+        } else if self.features.id != UNTAGGED_ID {
             bytes.extend_from_slice(TAG);
             bytes.extend_from_slice(&[2, self.activation.id(), self.features.id]);
             bytes.extend_from_slice(&(self.features.inputs as u16).to_le_bytes());
@@ -661,11 +656,11 @@ fn fitted(
     })
 }
 
-/// The layout of an untagged or version-1 file: the legacy set (`Chess768`), its hidden
+/// The layout of an untagged or version-1 file: the untagged set, its hidden
 /// size from the file size; a size error names `expected`'s layout.
 fn legacy_layout(bytes: &[u8], expected: &FeatureSet) -> Result<Layout, NetworkError> {
     let len = bytes.len();
-    let legacy_size = |n| raw_size_of(LEGACY_INPUTS, n);
+    let legacy_size = |n| raw_size_of(UNTAGGED_INPUTS, n);
     let Some(hidden) = (1..=MAX_HIDDEN)
         .find(|&n| legacy_size(n) == len || legacy_size(n).div_ceil(64) * 64 == len)
     else {
@@ -678,8 +673,8 @@ fn legacy_layout(bytes: &[u8], expected: &FeatureSet) -> Result<Layout, NetworkE
     };
     let activation = parse_v1_padding(&bytes[legacy_size(hidden)..])?;
     Ok(Layout {
-        id: LEGACY_ID,
-        inputs: LEGACY_INPUTS,
+        id: UNTAGGED_ID,
+        inputs: UNTAGGED_INPUTS,
         hidden,
         buckets: 1,
         activation,
@@ -829,8 +824,8 @@ mod tests {
     #[test]
     fn bucketed_nets_round_trip_with_a_version_3_tag() {
         for (features, hidden, buckets, activation) in [
-            (LEGACY, 16, 8, Activation::SCReLU),
-            (LEGACY, 5, 2, Activation::CReLU),
+            (UNTAGGED, 16, 8, Activation::SCReLU),
+            (UNTAGGED, 5, 2, Activation::CReLU),
             (SMALL, 3, 3, Activation::SCReLU),
             (SMALL, 32, 8, Activation::CReLU),
         ] {
@@ -903,7 +898,7 @@ mod tests {
             "{error}"
         );
         // A net for other inputs (another game) is refused by name.
-        let error = Network::from_bytes_for(&bytes, &LEGACY).unwrap_err();
+        let error = Network::from_bytes_for(&bytes, &UNTAGGED).unwrap_err();
         assert!(
             matches!(error, NetworkError::WrongFeatures { .. }),
             "{error:?}"

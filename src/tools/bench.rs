@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::games::{self, GameKind, GameVisitor, Registered, VariantSettings};
 use crate::protocol::options::DEFAULT_HASH_MB;
 use crate::search::{Game, Limits, ThreadPool};
-use crate::tools::training::EvalArgs;
+use crate::tools::EvalArgs;
 
 /// `cutoff bench`: its depth and the evaluation of chess.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -1,17 +1,20 @@
 //! Tools built on the engine, one module each with its command-line arguments and `run`:
-//! bench, perft, solve, tree-stats, the match runner and play (sharing one referee), the
-//! opening book builder and the learned-evaluation tools of every game with a net
-//! (`datagen`, `train`, `data`).
+//! bench, perft, solve, tree-stats, the match runner and play (sharing one referee) and the
+//! opening book builder; the evaluation options `bench` and `datagen` share ([`EvalArgs`]).
+//! The training tools (`datagen`, `train`, `data`, `tune`) are in the training crate,
+//! `training/`.
 
 pub mod bench;
 pub mod book;
+mod eval;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod referee;
 pub mod solve;
-pub mod training;
 pub mod tree_stats;
+
+pub use eval::EvalArgs;
 
 use crate::games;
 

@@ -43,7 +43,6 @@
 //!
 //! [`Game`]: crate::search::Game
 
-pub mod datagen;
 pub mod nnue;
 
 use std::fmt::Write;
@@ -69,7 +68,6 @@ pub const INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: Some(nnue::NET_SUPPORT),
-    training: Some(datagen::TRAINING),
     protocol: ProtocolSettings {
         variant_options: &[],
         pgn_variant: Some("ataxx"),
@@ -411,6 +409,21 @@ impl Ataxx {
         self
     }
 
+    /// The stones of the first player (`x`) and of the second (`o`), one bit a cell.
+    pub fn stones(&self) -> [u64; 2] {
+        self.stones
+    }
+
+    /// The gaps (blocked cells), one bit a cell.
+    pub fn gaps(&self) -> u64 {
+        self.gaps
+    }
+
+    /// The half-move clock and the full-move number, as the FEN writes them.
+    pub fn clocks(&self) -> (u32, u32) {
+        (self.halfmoves, self.fullmoves)
+    }
+
     /// The accumulators, when a net evaluates.
     pub fn nnue(&self) -> Option<&nnue::AtaxxNnue> {
         self.nnue.as_ref()
@@ -429,7 +442,7 @@ impl Ataxx {
     }
 
     /// The stone difference and tempo share (the evaluation without a net).
-    fn evaluate_hand_crafted(&self) -> i32 {
+    pub fn evaluate_hand_crafted(&self) -> i32 {
         let own = self.stones[self.side.index()].count_ones() as i32;
         let other = self.stones[self.side.other().index()].count_ones() as i32;
         STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100

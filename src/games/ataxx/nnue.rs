@@ -35,7 +35,7 @@ use crate::games::{EvalNet, NetSupport};
 use crate::nnue::{Delta, FeatureSet, Network, NnueState};
 
 /// Squares on the board.
-const CELLS: usize = 49;
+pub const CELLS: usize = 49;
 
 /// bullet's `Ataxx147`: own stones, other stones, gaps.
 pub const ATAXX147: FeatureSet = FeatureSet {
@@ -105,80 +105,12 @@ pub fn delta(mover: usize, to: usize, from: Option<usize>, captured: u64) -> Del
     delta
 }
 
-/// The (side to move, other side) feature pairs of a bullet record, whose bitboards are
-/// the side to move's stones, the other side's, the gaps.
-pub fn record_features(
-    record: &bulletformat::AtaxxBoard,
-) -> impl Iterator<Item = (usize, usize)> + '_ {
-    record.into_iter().map(|(plane, square)| {
-        let square = usize::from(square);
-        match plane {
-            0 => (square, CELLS + square),
-            1 => (CELLS + square, square),
-            _ => (gap_feature(square), gap_feature(square)),
-        }
-    })
-}
-
-impl crate::nnue::train::TrainingRecord for bulletformat::AtaxxBoard {
-    const FEATURES: FeatureSet = ATAXX147;
-
-    fn features(&self, _set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
-        record_features(self)
-    }
-
-    fn output_bucket(&self, buckets: usize) -> usize {
-        let [ours, theirs, _] = self.bbs();
-        output_bucket([ours, theirs], buckets)
-    }
-
-    fn problem(&self) -> Option<&'static str> {
-        let [ours, theirs, gaps] = self.bbs();
-        if (ours | theirs | gaps) >> CELLS != 0 {
-            return Some("a stone or gap off the 7x7 board");
-        }
-        let overlap = ours & theirs != 0 || (ours | theirs) & gaps != 0;
-        overlap.then_some("two things on one cell")
-    }
-}
-
 /// The output bucket of a board with `stones` (`x`'s, `o`'s) in a net of `buckets`
 /// buckets: the stones on the board over `ceil(49 / buckets)`, at most `buckets - 1`.
 #[inline]
 pub fn output_bucket(stones: [u64; 2], buckets: usize) -> usize {
     let count = (stones[0] | stones[1]).count_ones() as usize;
     crate::nnue::count_bucket(count, CELLS, buckets)
-}
-
-/// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
-/// side to move's stones, the other side's, the gaps, score, result, side to move, clocks);
-/// a trailing partial record is ignored.
-pub fn decode_records(bytes: &[u8]) -> Vec<bulletformat::AtaxxBoard> {
-    bytes
-        .chunks_exact(32)
-        .map(|chunk| {
-            let word = |i: usize| {
-                let mut le = [0; 8];
-                le.copy_from_slice(&chunk[8 * i..8 * i + 8]);
-                u64::from_le_bytes(le)
-            };
-            let score = i16::from_le_bytes([chunk[24], chunk[25]]);
-            let result = f32::from(chunk[26].min(2)) / 2.0;
-            let stm = chunk[27] != 0;
-            let fullm = u16::from_le_bytes([chunk[28], chunk[29]]);
-            // `from_raw` takes the first player's view and turns it to the side to move's.
-            let (bbs, score, result) = if stm {
-                (
-                    [word(1), word(0), word(2)],
-                    score.saturating_neg(),
-                    1.0 - result,
-                )
-            } else {
-                ([word(0), word(1), word(2)], score, result)
-            };
-            bulletformat::AtaxxBoard::from_raw(bbs, score, result, stm, fullm, chunk[30])
-        })
-        .collect()
 }
 
 /// The Ataxx net file built into the binary: `nets/ataxx.nnue` (its provenance is in
@@ -199,17 +131,16 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load_for(path, &ATAXX147)
             .map(|net| Arc::new(net) as EvalNet)
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
+    features: &[ATAXX147],
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxVariant};
-    use crate::nnue::train::testing::random_records;
-    use crate::nnue::train::TrainingRecord;
     use crate::nnue::{random_bucketed_network, random_network, Activation, NetworkError};
     use crate::search::{MoveList, Rules, SearchHooks};
 
@@ -321,29 +252,12 @@ mod tests {
     }
 
     #[test]
-    fn board_and_bullet_record_features_agree() {
-        let net = random_bucketed_network(ATAXX147, 16, 4, Activation::SCReLU, 3);
-        let mut buckets = Vec::new();
-        for fen in FENS {
-            let game = Ataxx::from_fen(&AtaxxVariant::default(), fen).expect("test FEN");
-            let record: bulletformat::AtaxxBoard = format!("{fen} | 0 | 0.5").parse().unwrap();
-            let (us, them): (Vec<usize>, Vec<usize>) = record_features(&record).unzip();
-            let stm = game.side.index();
-            let bucket = output_bucket(game.stones, 4);
-            assert_eq!(record.output_bucket(4), bucket, "{fen}");
-            buckets.push(bucket);
-            let expected = net.evaluate_features(
-                active(game.stones, game.gaps, stm),
-                active(game.stones, game.gaps, 1 - stm),
-                bucket,
-            );
-            assert_eq!(net.evaluate_features(us, them, bucket), expected, "{fen}");
-        }
+    fn output_buckets_count_the_stones() {
+        let start = Ataxx::from_fen(&AtaxxVariant::default(), FENS[0]).expect("test FEN");
         // 4 stones: bucket 0 of 4 (13 stones a bucket); a full board: the last.
-        assert_eq!(buckets[0], 0);
+        assert_eq!(output_bucket(start.stones(), 4), 0);
         assert_eq!(output_bucket([u64::MAX >> 15, 0], 4), 3);
         assert_eq!(output_bucket([0b1111, 0], 1), 0);
-        assert!(buckets.contains(&3), "{buckets:?}");
     }
 
     #[test]
@@ -355,20 +269,20 @@ mod tests {
             assert_eq!(Network::from_bytes_for(&bytes, &ATAXX147), Ok(net));
             // An Ataxx net is no chess net.
             let chess = crate::games::chess::nnue::Network::from_bytes(&bytes);
-            let Err(NetworkError::WrongFeatures { found, expected }) = chess else {
+            let Err(error @ NetworkError::WrongFeatures { found_id, .. }) = chess else {
                 panic!("an Ataxx net read as chess: {chess:?}");
             };
-            assert!(found.contains("Ataxx147") && expected.contains("Chess768"));
+            assert_eq!(found_id, ATAXX147.id);
+            let error = crate::games::net_error(&error);
+            assert!(error.contains("Ataxx147") && error.contains("expected one for Chess768"));
         }
         // A chess net is no Ataxx net.
         let chess = crate::games::chess::nnue::CHESS768;
         let bytes = random_network(chess, 16, Activation::SCReLU, 6).to_bytes();
-        let error = Network::from_bytes_for(&bytes, &ATAXX147).unwrap_err();
-        assert!(error.to_string().contains("Chess768"), "{error}");
-        assert!(
-            error.to_string().contains("expected one for Ataxx147"),
-            "{error}"
-        );
+        let error =
+            crate::games::net_error(&Network::from_bytes_for(&bytes, &ATAXX147).unwrap_err());
+        assert!(error.contains("Chess768"), "{error}");
+        assert!(error.contains("expected one for Ataxx147"), "{error}");
         // A wrong size names the layout expected.
         let mut cut = random_network(ATAXX147, 16, Activation::SCReLU, 7).to_bytes();
         cut.truncate(1000);
@@ -382,79 +296,6 @@ mod tests {
             }
         ));
         assert!(error.to_string().contains("(147 -> N)x2 -> 1"), "{error}");
-    }
-
-    /// Positions of random games from the start and gapped boards, labelled with the
-    /// hand-crafted evaluation as the score and a result that follows it.
-    fn synthetic(count: usize, seed: u64) -> Vec<bulletformat::AtaxxBoard> {
-        let start = |rng: &mut crate::rng::SplitMix| {
-            Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap()
-        };
-        random_records(count, seed, start, (2, 40), |game: &Ataxx| {
-            let score = game.evaluate_hand_crafted();
-            let stm_result = match score {
-                s if s > 200 => 1.0,
-                s if s < -200 => 0.0,
-                _ => 0.5,
-            };
-            let second = game.side.index() == 1;
-            let (first_score, first_result) = if second {
-                (-score, 1.0 - stm_result)
-            } else {
-                (score, stm_result)
-            };
-            Some(bulletformat::AtaxxBoard::from_raw(
-                [game.stones[0], game.stones[1], game.gaps],
-                first_score as i16,
-                first_result,
-                second,
-                game.fullmoves as u16,
-                game.halfmoves as u8,
-            ))
-        })
-    }
-
-    #[test]
-    fn records_decode_as_bulletformat_writes_them() {
-        use bulletformat::BulletFormat;
-        let records = synthetic(50, 8);
-        let bytes = bulletformat::AtaxxBoard::as_bytes_slice(&records).to_vec();
-        assert_eq!(bytes.len(), 32 * records.len());
-        assert_eq!(decode_records(&bytes), records);
-        assert!(records.iter().any(|r| r.stm() == 1) && records.iter().any(|r| r.stm() == 0));
-    }
-
-    #[test]
-    fn the_trainer_lowers_the_loss_on_ataxx_records() {
-        use crate::nnue::train::{mean_loss, train, TrainSettings};
-        let records = synthetic(3000, 9);
-        let settings = TrainSettings {
-            hidden: 16,
-            epochs: 8,
-            batch: 256,
-            lr: 0.01,
-            threads: 1,
-            validation: 0.1,
-            ..TrainSettings::default()
-        };
-        let result = train(&records, &settings, |_| {}).expect("training runs");
-        let last = result.epochs.last().expect("an epoch").validation_loss;
-        assert!(
-            last < 0.7 * result.initial_validation_loss,
-            "{} -> {last}",
-            result.initial_validation_loss
-        );
-        // The quantised net is an Ataxx net and evaluates like the float one.
-        let net = result.net.quantise();
-        assert_eq!(*net.features(), ATAXX147);
-        let back = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).expect("loads");
-        for record in &records[..20] {
-            let (us, them): (Vec<usize>, Vec<usize>) = record_features(record).unzip();
-            let quantised = back.evaluate_features(us, them, 0) as f32;
-            let float = result.net.evaluate_record(record);
-            assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
-        }
-        assert!(mean_loss(&result.net, &records, &settings).is_finite());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! written once, generic over a [`Collector`] that receives `(weight index, count)` pairs:
 //! the engine's collector adds the weights at once (no allocation, no table of features),
 //! the tuner's collector records the counts, giving a linear [`Trace`] of the position
-//! (`cutoff tune`, [`crate::games::chess::training::tune`]).
+//! (`cutoff tune`, `cutoff_training::chess::tune`).
 //!
 //! Features, each counted for White minus Black: material, piece-square tables, mobility
 //! per piece and number of safe squares (squares not held by own pawns or king and not

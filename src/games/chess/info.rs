@@ -10,7 +10,6 @@ pub const INFO: GameInfo = GameInfo {
     players: ["white", "black"],
     pieces: PieceMarks::Letters,
     eval_net: Some(super::nnue::NET_SUPPORT),
-    training: Some(super::training::TRAINING),
     protocol: ProtocolSettings {
         variant_options: &[super::CHESS960_OPTION],
         pgn_variant: None,

@@ -28,7 +28,6 @@ use cozy_chess::{
 pub mod eval;
 mod info;
 pub mod nnue;
-pub mod training;
 pub mod weights;
 
 pub use info::INFO;

@@ -65,14 +65,18 @@ use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
 use crate::games::{EvalNet, NetSupport};
 pub use crate::nnue::{Activation, Network, NetworkError, MAX_HIDDEN, QA, QB, SCALE};
-use crate::nnue::{Delta, FeatureSet, LEGACY_INPUTS};
+use crate::nnue::{Delta, FeatureSet, UNTAGGED, UNTAGGED_INPUTS};
 
 /// Number of input features per perspective (2 colours × 6 kinds × 64 squares) in each
 /// king bucket.
-pub const INPUTS: usize = LEGACY_INPUTS;
+pub const INPUTS: usize = UNTAGGED_INPUTS;
 
-/// bullet's `Chess768`: the legacy feature set of untagged and version-1 net files.
-pub const CHESS768: FeatureSet = crate::nnue::LEGACY;
+/// bullet's `Chess768`: the feature set of untagged and version-1 net files.
+pub const CHESS768: FeatureSet = FeatureSet {
+    name: "Chess768",
+    max_active: 32,
+    ..UNTAGGED
+};
 
 /// `Chess768` with horizontal mirroring: a perspective whose king stands on files e-h sees
 /// the board mirrored left-right (bullet's `ChessBucketsMirrored` with one bucket).
@@ -152,8 +156,10 @@ pub fn king_layout(set: &FeatureSet) -> &'static KingLayout {
 /// offset by its king bucket's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
-    flip: usize,
-    offset: usize,
+    /// What a square is XORed with: 7 when the board is mirrored left to right, else 0.
+    pub flip: usize,
+    /// The offset of the king bucket's block of features.
+    pub offset: usize,
 }
 
 impl KingLayout {
@@ -179,38 +185,6 @@ fn relative(perspective: Color, square: Square) -> usize {
     match perspective {
         Color::White => square as usize,
         Color::Black => square as usize ^ 56,
-    }
-}
-
-impl crate::nnue::train::TrainingRecord for bulletformat::ChessBoard {
-    const FEATURES: FeatureSet = CHESS768;
-    const FEATURE_SETS: &'static [FeatureSet] = &FEATURE_SETS;
-
-    fn features(&self, set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
-        record_features(self, king_layout(set))
-    }
-
-    fn output_bucket(&self, buckets: usize) -> usize {
-        output_bucket(self.occ().count_ones() as usize, buckets)
-    }
-
-    fn problem(&self) -> Option<&'static str> {
-        // The pieces are read by bulletformat from 16 bytes: at most 32 of them.
-        if self.occ().count_ones() > 32 {
-            return Some("more than 32 pieces");
-        }
-        if self.our_ksq() >= 64 || self.opp_ksq() >= 64 {
-            return Some("a king square off the board");
-        }
-        let mut kings = [0; 2];
-        for (piece, _) in *self {
-            match piece & 7 {
-                0..=4 => {}
-                5 => kings[usize::from(piece & 8 > 0)] += 1,
-                _ => return Some("a piece code that is no chess piece"),
-            }
-        }
-        (kings != [1, 1]).then_some("not one king a side")
     }
 }
 
@@ -292,17 +266,6 @@ impl Network {
         )
     }
 
-    /// Evaluates a bullet record (from the side to move's view, as the record is).
-    pub fn evaluate_record(&self, record: &bulletformat::ChessBoard) -> i32 {
-        use crate::nnue::train::TrainingRecord;
-        let features: Vec<(usize, usize)> = record_features(record, self.king_layout()).collect();
-        self.evaluate_features(
-            features.iter().map(|f| f.0),
-            features.iter().map(|f| f.1),
-            record.output_bucket(self.buckets()),
-        )
-    }
-
     /// Fills `accumulator` (White's half, then Black's) for `board` from scratch.
     pub fn refresh(&self, board: &Board, accumulator: &mut [i16]) {
         let (white, black) = accumulator.split_at_mut(self.hidden());
@@ -348,25 +311,6 @@ pub fn feature(
         + (relative(perspective, square) ^ view.flip)
 }
 
-/// The (side to move, other side) feature pairs of a bullet record in `layout`, exactly
-/// as bullet's `Chess768` (plain layout) and `ChessBucketsMirrored` map them.
-pub fn record_features<'a>(
-    record: &'a bulletformat::ChessBoard,
-    layout: &KingLayout,
-) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let us = layout.view(usize::from(record.our_ksq()));
-    let them = layout.view(usize::from(record.opp_ksq()));
-    record.into_iter().map(move |(piece, square)| {
-        let colour = usize::from(piece & 8 > 0);
-        let kind = usize::from(piece & 7);
-        let square = usize::from(square);
-        (
-            us.offset + colour * 384 + kind * 64 + (square ^ us.flip),
-            them.offset + (1 - colour) * 384 + kind * 64 + (square ^ 56 ^ them.flip),
-        )
-    })
-}
-
 /// The net file built into the binary: `nets/default.nnue` (its provenance is in
 /// `nets/README.md`).
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
@@ -383,9 +327,10 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load(path)
             .map(|net| Arc::new(net) as EvalNet)
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
+    features: &FEATURE_SETS,
 };
 
 /// Records on `state` the move `mv`, played from `before` to give `after`: its feature
@@ -491,15 +436,6 @@ mod tests {
         assert_eq!(bucket(start, 3), 2);
         assert_eq!(output_bucket(13, 3), 1);
         assert_eq!(output_bucket(12, 3), 0);
-        // A bullet record of the same position falls in the same bucket.
-        use crate::games::chess::training::datagen::bullet_board;
-        use crate::nnue::train::TrainingRecord;
-        for fen in [start, kings, six] {
-            let record = bullet_board(&fen.parse().unwrap(), 0, 0.5).unwrap();
-            for buckets in 1..=8 {
-                assert_eq!(record.output_bucket(buckets), bucket(fen, buckets), "{fen}");
-            }
-        }
     }
 
     #[test]
@@ -518,8 +454,12 @@ mod tests {
             assert_eq!(Network::load(&path), Ok(net));
             let _ = std::fs::remove_file(&path);
             let ataxx = crate::games::ataxx::nnue::ATAXX147;
-            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
-            assert!(error.to_string().contains("a net for Chess768"), "{error}");
+            let error =
+                crate::games::net_error(&Network::from_bytes_for(&bytes, &ataxx).unwrap_err());
+            assert!(
+                error.contains("a net for Chess768 (chess, 768 inputs)"),
+                "{error}"
+            );
             // A bad bucket count in the tag is refused, not read as a one-bucket net.
             let mut bad = bytes.clone();
             bad[crate::nnue::bucketed_raw_size(INPUTS, hidden, buckets) + 11] = 0;
@@ -613,20 +553,7 @@ mod tests {
     }
 
     #[test]
-    fn board_and_bullet_record_features_agree() {
-        for net in [
-            random_network(16, Activation::SCReLU, 3),
-            random_bucketed(16, 8, Activation::SCReLU, 3),
-        ] {
-            records_evaluate_like_boards(&net);
-        }
-        for set in &FEATURE_SETS[1..] {
-            for buckets in [1, 8] {
-                let net =
-                    crate::nnue::random_bucketed_network(*set, 16, buckets, Activation::SCReLU, 4);
-                records_evaluate_like_boards(&net);
-            }
-        }
+    fn features_are_numbered_as_bullet_numbers_them() {
         // The hand-computed indices of a white pawn on e2: White sees its own pawn on e2,
         // Black an opponent's pawn on e7.
         let plain = PLAIN.view(4);
@@ -718,11 +645,10 @@ mod tests {
             let bytes = net.to_bytes();
             assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()), "{set:?}");
             let ataxx = crate::games::ataxx::nnue::ATAXX147;
-            let error = Network::from_bytes_for(&bytes, &ataxx).unwrap_err();
+            let error =
+                crate::games::net_error(&Network::from_bytes_for(&bytes, &ataxx).unwrap_err());
             assert!(
-                error
-                    .to_string()
-                    .contains(&format!("a net for {}", set.name)),
+                error.contains(&format!("a net for {}", set.name)),
                 "{error}"
             );
         }
@@ -732,26 +658,11 @@ mod tests {
             Activation::SCReLU,
             1,
         );
-        let error = Network::from_bytes(&ataxx.to_bytes()).unwrap_err();
+        let error = crate::games::net_error(&Network::from_bytes(&ataxx.to_bytes()).unwrap_err());
         assert!(
-            error.to_string().contains("expected one for Chess768"),
+            error.contains("a net for Ataxx147 (ataxx, 147 inputs), expected one for Chess768 (chess, 768 inputs)"),
             "{error}"
         );
-    }
-
-    /// `net` evaluates bullet records of a few positions as it evaluates their boards.
-    fn records_evaluate_like_boards(net: &Network) {
-        use crate::games::chess::training::datagen::bullet_board;
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R b KQ - 1 8",
-        ] {
-            let board: Board = fen.parse().unwrap();
-            let record = bullet_board(&board, 0, 0.5).unwrap();
-            assert_eq!(net.evaluate(&board), net.evaluate_record(&record), "{fen}");
-        }
     }
 
     #[test]

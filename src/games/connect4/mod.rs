@@ -38,7 +38,6 @@ pub const INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
-    training: None,
     protocol: ProtocolSettings {
         variant_options: &[],
         pgn_variant: Some("connect4"),

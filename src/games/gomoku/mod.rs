@@ -62,7 +62,6 @@ pub const INFO: GameInfo = GameInfo {
         test_set: None,
     },
     eval_net: None,
-    training: None,
 };
 
 /// Freestyle gomoku on 20x20 (the Gomocup's freestyle board) in the registry.

@@ -1,6 +1,6 @@
 //! `datagen`: self-play chess games with the engine's own search at a fixed node count per
 //! move, writing quiet positions labelled with the game result for the evaluation tuner
-//! (`cutoff tune`, [`crate::games::chess::training::tune`]).
+//! (`cutoff tune`, [`crate::chess::tune`]).
 //!
 //! Each game starts from a random line of the opening book followed by a few random legal
 //! plies. Positions are kept when the side to move is not in check, the search's best move
@@ -19,16 +19,16 @@
 //!   board from the side to move's view, the search score in centipawns and the result),
 //!   which `cutoff train` and bullet's trainers read.
 //!
-//! The run loop, the options and the openings are every game's ([`crate::nnue::selfplay`]):
+//! The run loop, the options and the openings are every game's ([`crate::selfplay`]):
 //! the output depends only on the arguments, and a run can be continued with `first_game`.
 
 use bulletformat::{BulletFormat, ChessBoard};
 use cozy_chess::{Board, Color, Piece};
 
-use crate::games::chess::{Chess, ChessVariant};
-use crate::nnue::selfplay::{opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
-use crate::search::score::is_mate;
-use crate::search::{GameResult, Limits, Player, Rules, SearchHooks, ThreadPool};
+use crate::selfplay::{opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
+use cutoff::games::chess::{Chess, ChessVariant};
+use cutoff::search::score::is_mate;
+use cutoff::search::{GameResult, Limits, Player, Rules, SearchHooks, ThreadPool};
 
 /// A score (centipawns, side to move's view) that adjudicates the game when held long enough.
 pub const WIN_SCORE: i32 = 1_500;
@@ -290,8 +290,8 @@ impl SelfPlay for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::selfplay::{self, read_book, DatagenSummary};
-    use crate::nnue::train::TrainingRecord;
+    use crate::selfplay::{self, read_book, DatagenSummary};
+    use crate::trainer::TrainingRecord;
 
     fn options(threads: usize) -> DatagenOptions {
         DatagenOptions {

@@ -10,7 +10,7 @@ mod common;
 
 use common::{bestmove_of, run_ok as cutoff_ok, Engine, TIMEOUT};
 use cutoff::games::chess::nnue::Activation;
-use cutoff::games::chess::training::train::FloatNetwork;
+use cutoff_training::trainer::FloatNetwork;
 
 /// A small valid net file in a fresh temporary directory.
 fn net_file(name: &str) -> std::path::PathBuf {

@@ -148,7 +148,7 @@ fn block(board: &Board) -> String {
 
 /// Runs the script on `input` with the test build of cutoff.
 fn run_script(input: &str) -> Vec<String> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/poj1568");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/poj1568");
     let mut child = Command::new("bash")
         .arg(&script)
         .env("CUTOFF", env!("CARGO_BIN_EXE_cutoff"))
@@ -189,7 +189,7 @@ fn check_against_brute_force(boards: &BTreeSet<Board>) {
 fn sample() {
     let input = "?\n....\n.xo.\n.ox.\n....\n?\no...\n.ox.\n.xxx\nxooo\n$\n";
     assert_eq!(run_script(input), vec!["#####", "(0,1)"]);
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/poj1568");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/poj1568");
     match (
         std::fs::read_to_string(dir.join("sample.in")),
         std::fs::read_to_string(dir.join("sample.out")),

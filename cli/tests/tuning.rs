@@ -11,7 +11,7 @@ fn datagen_then_tune() {
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let data = dir.join("data.txt");
     let weights = dir.join("weights.rs");
-    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/chess.txt");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/chess.txt");
 
     let output = Command::new(CUTOFF)
         .args([

@@ -310,7 +310,7 @@ fn alpha_beta_equals_minimax_on_random_ataxx_positions() {
 
 fn shared_data(name: &str) -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("../../shared/data")
         .join(name);
     if path.exists() {
         Some(path)

@@ -4,16 +4,16 @@
 //! it uses); `convert` turns chess datagen's text format (`FEN;result`, no score) into
 //! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`).
 //!
-//! [`TrainingSupport`]: crate::games::TrainingSupport
+//! [`TrainingSupport`]: crate::TrainingSupport
 
 use clap::{Args, Subcommand};
 
-use super::training_of;
-use crate::games::chess::training::{cli::chess_only, datagen, records};
-use crate::games::GameKind;
+use crate::chess::{cli::chess_only, datagen, records};
+use crate::training_of;
+use cutoff::games::GameKind;
 // The records in a random order that depends only on the seed (Fisher-Yates), as the
 // match runner shuffles its openings.
-use crate::tools::matches::openings::shuffle;
+use cutoff::tools::matches::openings::shuffle;
 
 /// `cutoff data`: tools on training records.
 #[derive(Args, Clone, Debug)]
@@ -65,14 +65,14 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     let (bytes, out, count) = match action {
         DataAction::Shuffle { data, out, seed } => {
             let training = training_of(game, "data shuffle")?;
-            let size = training.record_bytes;
+            let size = training.record_bytes();
             let files = data
                 .iter()
                 .map(|path| read(path))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut all = Vec::new();
             for (path, bytes) in data.iter().zip(&files) {
-                (training.check)(bytes).map_err(|e| format!("{path}: {e}"))?;
+                training.check(bytes).map_err(|e| format!("{path}: {e}"))?;
                 let (found, left) = split_records(bytes, size);
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
@@ -151,7 +151,7 @@ mod tests {
             out: dir.join("out.bin").display().to_string(),
             seed: 1,
         };
-        let chess = crate::games::find("chess").unwrap();
+        let chess = cutoff::games::find("chess").unwrap();
         let error = run_data(&action, chess).unwrap_err();
         assert!(error.contains("is no position of the game"), "{error}");
         assert!(!dir.join("out.bin").exists());

@@ -23,7 +23,7 @@ use std::io::Write;
 use clap::Args;
 use cozy_chess::Board;
 
-use crate::games::chess::eval::{
+use cutoff::games::chess::eval::{
     trace, Trace, Weights, FROZEN, NUM_WEIGHTS, PHASE_MAX, S, SECTIONS,
 };
 
@@ -373,8 +373,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::eval::{BISHOP_PAIR, MOP_UP, TEMPO};
-    use crate::games::chess::weights::WEIGHTS;
+    use cutoff::games::chess::eval::{BISHOP_PAIR, MOP_UP, TEMPO};
+    use cutoff::games::chess::weights::WEIGHTS;
 
     #[test]
     fn results_parse() {
@@ -496,7 +496,7 @@ mod tests {
         assert_eq!(cells, NUM_WEIGHTS);
         // The committed file is exactly what the writer produces from its values, up to
         // the module note.
-        let committed = include_str!("../weights.rs");
+        let committed = include_str!("../../../src/games/chess/weights.rs");
         let body = |s: &str| s[s.find("\nuse ").unwrap_or(0)..].to_string();
         assert_eq!(body(&text), body(committed));
     }

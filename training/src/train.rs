@@ -1,14 +1,15 @@
 //! `cutoff train`: trains an NNUE network of `--game`'s feature set on its bullet records
-//! through its [`TrainingSupport::train`](crate::games::TrainingSupport), reporting each
+//! through its [`Trained::train`], reporting each
 //! epoch on stdout.
 
 use std::path::Path;
 
 use clap::Args;
 
-use super::training_of;
-use crate::games::{GameKind, TrainingSupport};
-use crate::nnue::train::TrainSettings;
+use crate::trainer::TrainSettings;
+use crate::training_of;
+use crate::Trained;
+use cutoff::games::GameKind;
 
 /// `cutoff train`: trains an NNUE network of `--game`'s feature set on bullet records
 /// (`ChessBoard` for chess, `AtaxxBoard` for Ataxx).
@@ -33,10 +34,10 @@ impl TrainArgs {
     /// Loads the records of `game`, trains, writes the net and reports each epoch.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let training = training_of(game, "train")?;
-        super::check_output_path(&self.out)?;
-        let records = read_records(&self.data, training.record_bytes)?;
-        let validation = read_records(&self.validation_data, training.record_bytes)?;
-        run_train(&records, &validation, &training, &self.out, &self.settings)
+        crate::check_output_path(&self.out)?;
+        let records = read_records(&self.data, training.record_bytes())?;
+        let validation = read_records(&self.validation_data, training.record_bytes())?;
+        run_train(&records, &validation, training, &self.out, &self.settings)
     }
 }
 
@@ -65,12 +66,12 @@ fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, String> {
 fn run_train(
     records: &[u8],
     validation: &[u8],
-    training: &TrainingSupport,
+    training: &dyn Trained,
     out: &str,
     settings: &TrainSettings,
 ) -> Result<(), String> {
     let features =
-        crate::nnue::train::find_feature_set(training.features, settings.feature_set.as_deref())?;
+        crate::trainer::find_feature_set(training.features(), settings.feature_set.as_deref())?;
     println!(
         "training {} ({} -> {})x2 -> {} {} on {} positions ({}), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
         features.name,
@@ -78,13 +79,13 @@ fn run_train(
         settings.hidden,
         settings.output_buckets,
         settings.activation,
-        records.len() / training.record_bytes,
+        records.len() / training.record_bytes(),
         if validation.is_empty() {
             format!("{:.0}% held out", settings.validation * 100.0)
         } else {
             format!(
                 "validated on {} other positions",
-                validation.len() / training.record_bytes
+                validation.len() / training.record_bytes()
             )
         },
         settings.epochs,
@@ -98,7 +99,7 @@ fn run_train(
         settings.seed
     );
     let started = std::time::Instant::now();
-    let result = (training.train)(records, validation, settings, &mut |epoch| {
+    let result = training.train(records, validation, settings, &mut |epoch| {
         println!(
             "epoch {:>3} lr {:.2e} train loss {:.6} validation loss {:.6} {:.0} positions/s{}",
             epoch.epoch,

@@ -2,10 +2,10 @@
 //! ([`DatagenOptions`], [`DataFormat`]), the opening of each game (a book line and random
 //! plies drawn from the game's own seed, [`opening_of`]) and the run loop that plays
 //! numbered games on several threads and writes them in order ([`run`], [`run_games`]). A
-//! game's own datagen (chess: `games/chess/training/datagen.rs`, Ataxx:
-//! `games/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
-//! command line through the game's [`TrainingSupport`](crate::games::TrainingSupport) in
-//! the registry.
+//! game's own datagen (chess: `training/src/chess/datagen.rs`, Ataxx:
+//! `training/src/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
+//! command line through the game's [`TrainingSupport`](crate::TrainingSupport) in
+//! the training crate.
 //!
 //! Games are numbered and each is played from its own seed (the run's seed and the game's
 //! number) with fresh tables, and the output lists the games in order, so it depends only
@@ -19,9 +19,9 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::Network;
-use crate::rng::SplitMix;
-use crate::search::{Game, MoveList, ThreadPool};
+use cutoff::nnue::Network;
+use cutoff::rng::SplitMix;
+use cutoff::search::{Game, MoveList, ThreadPool};
 
 /// How positions are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -128,7 +128,7 @@ pub fn opening_of<G: Game>(
 /// dropped line by line, and every game start from the start position.
 pub fn check_book<G: Game>(variant: &G::Variant, book: &[Vec<String>]) -> Result<(), String> {
     for (number, line) in book.iter().enumerate() {
-        crate::games::setup::position_from::<G, _>(variant, None, line)
+        cutoff::games::setup::position_from::<G, _>(variant, None, line)
             .map_err(|e| format!("book opening {}: {e}", number + 1))?;
     }
     Ok(())
@@ -217,7 +217,7 @@ pub trait SelfPlay: Game {
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
 /// lines on `options.threads` threads and appends them to `out` in game order; `progress`
 /// is told the running totals after each game. A game's
-/// [`TrainingSupport::datagen`](crate::games::TrainingSupport) is this for its type.
+/// [`Trained::datagen`](crate::Trained::datagen) is this for its type.
 pub fn run<G: SelfPlay>(
     options: &DatagenOptions,
     book: &[Vec<String>],
@@ -319,7 +319,7 @@ mod tests {
 
     #[test]
     fn a_book_of_another_game_is_refused() {
-        use crate::games::connect4::Connect4;
+        use cutoff::games::connect4::Connect4;
         let good = read_book("4 4 3\n# a comment\n4 4 5 3\n");
         assert_eq!(check_book::<Connect4>(&(), &good), Ok(()));
         let chess = read_book("e2e4 e7e5\n");

@@ -1,15 +1,15 @@
 //! The command line of chess's own training tool, `cutoff tune` (Texel tuning of the
 //! hand-crafted evaluation): an argument struct and a `run` that reads the positions, tunes
 //! and writes the weights. The tools every game with a net shares (`datagen`, `train`,
-//! `data`) are in `tools/training/`.
+//! `data`) are in `training/src/`.
 
 use std::io;
 
 use clap::Args;
 
 use super::tune::{self, TuneSettings};
-use crate::games::chess::Chess;
-use crate::games::GameKind;
+use cutoff::games::chess::Chess;
+use cutoff::games::GameKind;
 
 /// An error unless `game` is chess, the only game `tune` (and `data convert`) serve:
 /// `what` says why.
@@ -40,7 +40,7 @@ impl TuneArgs {
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         chess_only(game, "tune tunes the chess evaluation only")?;
         if let Some(out) = &self.out {
-            crate::tools::training::check_output_path(out)?;
+            crate::check_output_path(out)?;
         }
         run_tune(&self.data, &self.settings, self.out.as_deref())
     }
@@ -48,7 +48,7 @@ impl TuneArgs {
 
 /// `cutoff tune`: tunes from the built-in weights, writes the result.
 fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<(), String> {
-    use crate::games::chess::weights::WEIGHTS;
+    use cutoff::games::chess::weights::WEIGHTS;
 
     let text = std::fs::read_to_string(data).map_err(|e| format!("cannot read {data}: {e}"))?;
     let result = tune::run(&text, &WEIGHTS, settings, &mut io::stderr())?;
@@ -88,7 +88,7 @@ fn run_tune(data: &str, settings: &TuneSettings, out: Option<&str>) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games;
+    use cutoff::games;
 
     #[test]
     fn only_chess_is_trained() {

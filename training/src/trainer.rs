@@ -1,4 +1,4 @@
-//! `cutoff train`: trains the NNUE network of [`crate::nnue`] on bullet records of any game
+//! `cutoff train`: trains the NNUE network of [`cutoff::nnue`] on bullet records of any game
 //! that declares a feature set ([`TrainingRecord`]: chess's `ChessBoard`, Ataxx's
 //! `AtaxxBoard`), on the CPU.
 //!
@@ -25,8 +25,9 @@ use bulletformat::BulletFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use super::{Activation, FeatureSet, Network, LEGACY, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE};
-use crate::rng::SplitMix;
+use cutoff::games::chess::nnue::CHESS768;
+use cutoff::nnue::{Activation, FeatureSet, Network, MAX_BUCKETS, MAX_HIDDEN, QA, QB, SCALE};
+use cutoff::rng::SplitMix;
 
 /// A bullet record the trainer learns from: its score and result (from the side to move's
 /// view, as bulletformat keeps them) and its active features per perspective.
@@ -326,7 +327,7 @@ impl FloatNetwork {
 
     /// A chess (`Chess768`) network with small random weights (seeded).
     pub fn random(hidden: usize, activation: Activation, seed: u64) -> FloatNetwork {
-        FloatNetwork::random_for(LEGACY, hidden, activation, seed)
+        FloatNetwork::random_for(CHESS768, hidden, activation, seed)
     }
 
     /// A network of `features` with one output bucket and small random weights (seeded).
@@ -911,8 +912,8 @@ pub fn train_validated<R: TrainingRecord>(
 /// Test helpers shared by the trainer's tests and the games' feature-set tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::rng::SplitMix;
-    use crate::search::{Game, MoveList};
+    use cutoff::rng::SplitMix;
+    use cutoff::search::{Game, MoveList};
 
     /// `count` records of random games drawn from `seed`: each game starts from `start`,
     /// plays `plies.0` to `plies.0 + plies.1 - 1` random legal moves (fewer if it ends), and
@@ -948,10 +949,10 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::training::datagen::bullet_board;
-    use crate::games::chess::{evaluate_board, Chess, ChessVariant};
-    use crate::search::Rules;
+    use crate::chess::datagen::bullet_board;
     use bulletformat::ChessBoard;
+    use cutoff::games::chess::{evaluate_board, Chess, ChessVariant};
+    use cutoff::search::Rules;
 
     /// Positions of random games, labelled with the hand-crafted evaluation as the score
     /// and a result that follows it.
@@ -1003,7 +1004,7 @@ mod tests {
         used.dedup();
         assert!(used.len() >= 2, "the positions take one bucket: {used:?}");
         for (buckets, activation) in [(8, Activation::SCReLU), (3, Activation::CReLU)] {
-            let net = FloatNetwork::random_bucketed(LEGACY, 4, buckets, activation, 11);
+            let net = FloatNetwork::random_bucketed(CHESS768, 4, buckets, activation, 11);
             // Output weights × 2: the evaluations stay where the sigmoid curves less
             // (× 4 puts some near 600 cp, where the finite differences lose 2%).
             check_gradient(&records, net, 2.0);
@@ -1012,7 +1013,7 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences_with_a_factoriser() {
-        use crate::games::chess::nnue::CHESS_BUCKETS4_MIRRORED;
+        use cutoff::games::chess::nnue::CHESS_BUCKETS4_MIRRORED;
         let records = synthetic(6, 4);
         let net =
             FloatNetwork::random_bucketed(CHESS_BUCKETS4_MIRRORED, 4, 2, Activation::SCReLU, 12);
@@ -1028,7 +1029,7 @@ mod tests {
 
     #[test]
     fn a_factorised_net_is_written_with_the_factor_in_every_bucket() {
-        use crate::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
+        use cutoff::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
         let records = synthetic(1200, 8);
         let settings = TrainSettings {
             epochs: 2,
@@ -1140,8 +1141,9 @@ mod tests {
     ) -> (f64, f32) {
         let (mut sum, mut worst) = (0.0f64, 0.0f32);
         for record in records {
-            let difference =
-                (net.evaluate_record(record) - quantised.evaluate_record(record) as f32).abs();
+            let difference = (net.evaluate_record(record)
+                - crate::chess::evaluate_record(quantised, record) as f32)
+                .abs();
             sum += f64::from(difference);
             worst = worst.max(difference);
         }
@@ -1182,7 +1184,7 @@ mod tests {
         let (records, _, result) = train_synthetic(8);
         assert_eq!(result.net.buckets, 8);
         // The heads of the buckets the positions take were trained, each apart.
-        let initial = FloatNetwork::random_bucketed(LEGACY, 16, 8, Activation::SCReLU, 1);
+        let initial = FloatNetwork::random_bucketed(CHESS768, 16, 8, Activation::SCReLU, 1);
         let layout = result.net.layout();
         let mut used: Vec<usize> = records.iter().map(|r| r.output_bucket(8)).collect();
         used.sort_unstable();
@@ -1195,7 +1197,7 @@ mod tests {
         // The quantised net, through its file, evaluates as the float one.
         let quantised = result.net.quantise();
         assert_eq!(quantised.buckets(), 8);
-        let back = Network::from_bytes_for(&quantised.to_bytes(), &LEGACY).expect("loads");
+        let back = Network::from_bytes_for(&quantised.to_bytes(), &CHESS768).expect("loads");
         assert_eq!(back, quantised);
         let (mean, worst) = quantisation_error(&result.net, &back, &records);
         eprintln!("quantised - float, 8 buckets: mean |d| {mean:.2} cp, max {worst:.1} cp");
@@ -1204,7 +1206,7 @@ mod tests {
 
     #[test]
     fn a_named_feature_set_is_trained_and_an_unknown_one_refused() {
-        use crate::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
+        use cutoff::games::chess::nnue::{CHESS768_MIRRORED, CHESS_BUCKETS4_MIRRORED};
         let records = synthetic(1500, 6);
         for (name, set) in [
             ("Chess768Mirrored", CHESS768_MIRRORED),
@@ -1224,7 +1226,7 @@ mod tests {
             // Its file loads as a chess net of that set and evaluates as the float one.
             let back = Network::from_bytes_among(
                 &result.net.quantise().to_bytes(),
-                &crate::games::chess::nnue::FEATURE_SETS,
+                &cutoff::games::chess::nnue::FEATURE_SETS,
             )
             .expect("loads");
             assert_eq!(*back.features(), set);
@@ -1248,8 +1250,8 @@ mod tests {
 
     #[test]
     fn another_games_records_are_refused() {
-        let bytes = crate::games::chess::training::datagen::encode_bullet(&synthetic(50, 3));
-        let records = crate::games::ataxx::nnue::decode_records(&bytes);
+        let bytes = crate::chess::datagen::encode_bullet(&synthetic(50, 3));
+        let records = crate::ataxx::decode_records(&bytes);
         let error = train(&records, &settings(8, Activation::SCReLU), |_| {}).unwrap_err();
         assert!(error.contains("is no position of the game"), "{error}");
     }

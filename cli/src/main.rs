@@ -1,16 +1,18 @@
 //! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout; each
-//! subcommand is a tool with its own arguments and `run`, which this file only dispatches.
+//! subcommand is a tool with its own arguments and `run`, which this file only dispatches:
+//! the playing tools from the engine library (`cutoff::tools`), `datagen`, `train`, `data`
+//! and `tune` from the training library (`cutoff_training`).
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cutoff::games::chess::training::cli::TuneArgs;
 use cutoff::games::{self, GameKind};
 use cutoff::protocol;
-use cutoff::tools::training::{data::DataArgs, datagen::DatagenArgs, train::TrainArgs};
 use cutoff::tools::{self, bench, book, matches, perft, play, solve, tree_stats};
+use cutoff_training::chess::cli::TuneArgs;
+use cutoff_training::{data::DataArgs, datagen::DatagenArgs, train::TrainArgs};
 
 #[derive(Parser)]
 #[command(

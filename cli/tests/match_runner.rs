@@ -627,7 +627,7 @@ fn knight_shuffle_is_drawn_at_the_third_occurrence() {
 /// (`bestmove 0000`) are moves, not forfeits.
 #[test]
 fn ataxx_match_plays_every_game_to_its_end() {
-    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/ataxx.txt");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/ataxx.txt");
     let json = scratch("ataxx.json");
     let (code, out) = run_match(
         &[
@@ -680,7 +680,7 @@ fn ataxx_match_plays_every_game_to_its_end() {
 #[test]
 fn ataxx_lookahead_beats_a_greedy_player() {
     let greedy = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/ataxx_greedy.py");
-    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/ataxx.txt");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/ataxx.txt");
     let json = scratch("ataxx-greedy.json");
     let (code, out) = run_match(
         &[
@@ -895,13 +895,11 @@ fn gomocup_engines_play_only_five_in_a_row() {
 
 #[test]
 fn cutoff_plays_rapfi_over_gomocup() {
-    let rapfi = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/gomoku/rapfi");
-    let rapfi = std::path::Path::new(rapfi);
-    let rapfi = if rapfi.exists() {
-        rapfi.to_path_buf()
-    } else {
-        std::path::PathBuf::from("/work/shared/tools/gomoku/rapfi")
-    };
+    let rapfi = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/tools/gomoku/rapfi"
+    );
+    let rapfi = std::path::Path::new(rapfi).to_path_buf();
     if !rapfi.exists() {
         println!("SKIPPED: Rapfi not found (it lives in ../shared/tools/gomoku)");
         return;

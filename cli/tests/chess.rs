@@ -61,7 +61,7 @@ fn perft_suite_matches_the_literature() {
 #[test]
 fn perft_file_in_shared_data_matches_where_fast() {
     let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/chess/perft.epd");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/chess/perft.epd");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("SKIPPED: {} not found", path.display());
         return;

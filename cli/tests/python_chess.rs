@@ -28,7 +28,7 @@ fn python_chess_plays_complete_games_without_warnings() {
     }
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/scripts/python_chess_selfplay.py"
+        "/../scripts/python_chess_selfplay.py"
     );
     let mut child = Command::new("python3")
         .args([script, env!("CARGO_BIN_EXE_cutoff"), "--games", "50"])

@@ -204,7 +204,7 @@ fn the_real_binary_wins_over_ugi_with_a_short_clock() {
 
 fn shared_data(name: &str) -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("../../shared/data")
         .join(name);
     if path.exists() {
         Some(path)

@@ -1,6 +1,6 @@
 //! `cutoff data convert`: datagen's chess text format (`FEN;result`, no score) as bullet
 //! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`). The game-neutral
-//! `data shuffle` is in `tools/training/data.rs`.
+//! `data shuffle` is in `training/src/data.rs`.
 
 use bulletformat::ChessBoard;
 use cozy_chess::Board;
@@ -36,7 +36,7 @@ pub fn records_from_text(text: &str) -> Result<Vec<ChessBoard>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::training::datagen::{decode_bullet, encode_bullet};
+    use crate::chess::datagen::{decode_bullet, encode_bullet};
     use bulletformat::BulletFormat;
 
     #[test]

@@ -13,7 +13,7 @@ use cutoff::tools::solve::Solver;
 /// Solves every position of a set with `solver` (a fresh table each) and checks the score.
 fn check_set(name: &str, mut solver: Solver<Connect4>) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/connect4")
+        .join("../../shared/data/connect4")
         .join(name);
     let Ok(text) = std::fs::read_to_string(&path) else {
         println!("SKIPPED: {} not found", path.display());

@@ -1,14 +1,16 @@
 //! `cutoff datagen`: any game's self-play through its
-//! [`TrainingSupport::datagen`](crate::games::TrainingSupport), with a progress bar on
+//! [`Trained::datagen`], with a progress bar on
 //! stderr and the totals on stdout.
 
 use std::io;
 
 use clap::Args;
 
-use super::{training_of, EvalArgs};
-use crate::games::{GameKind, TrainingSupport};
-use crate::nnue::selfplay::{self, DatagenOptions, DatagenSummary};
+use crate::selfplay::{self, DatagenOptions, DatagenSummary};
+use crate::training_of;
+use crate::Trained;
+use cutoff::games::GameKind;
+use cutoff::tools::EvalArgs;
 
 /// `cutoff datagen`: self-play writing labelled positions.
 #[derive(Args, Clone, Debug)]
@@ -33,8 +35,8 @@ impl DatagenArgs {
     /// reporting progress on stderr and the totals on stdout.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let training = training_of(game, "datagen")?;
-        if !training.formats.contains(&self.options.format) {
-            let formats: Vec<&str> = training.formats.iter().map(|f| f.name()).collect();
+        if !training.formats().contains(&self.options.format) {
+            let formats: Vec<&str> = training.formats().iter().map(|f| f.name()).collect();
             return Err(format!(
                 "{game} datagen writes --format {} only",
                 formats.join(" or ")
@@ -63,7 +65,7 @@ impl DatagenArgs {
             net: self.eval.net(game)?,
             ..self.options.clone()
         };
-        run_datagen(&options, book, &self.out, game, &training)
+        run_datagen(&options, book, &self.out, game, training)
     }
 }
 
@@ -73,7 +75,9 @@ fn default_book(relative: &str) -> String {
     if std::path::Path::new(relative).exists() {
         return relative.to_string();
     }
-    let built_from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let built_from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative);
     if built_from.exists() {
         built_from.display().to_string()
     } else {
@@ -87,7 +91,7 @@ fn run_datagen(
     book: &str,
     out: &str,
     game: GameKind,
-    training: &TrainingSupport,
+    training: &dyn Trained,
 ) -> Result<(), String> {
     let text =
         std::fs::read_to_string(book).map_err(|e| format!("cannot read book {book}: {e}"))?;
@@ -127,7 +131,7 @@ fn run_datagen(
         }
         bar.set_message(message);
     };
-    let summary = (training.datagen)(options, &book, &mut writer, &mut progress)?;
+    let summary = training.datagen(options, &book, &mut writer, &mut progress)?;
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     println!(

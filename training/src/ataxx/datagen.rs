@@ -5,34 +5,19 @@
 //! Each game starts from a random line of the opening book (`openings/ataxx.txt`) and a
 //! few random legal plies, drawn from the game's own seed (the run's seed and the game's
 //! number), so the output depends only on the arguments, as every game's datagen
-//! ([`crate::nnue::selfplay`], whose run loop this shares). A game ends by
+//! ([`crate::selfplay`], whose run loop this shares). A game ends by
 //! the rules (Ataxx ends by itself: the board fills up or the clock reaches 100 half-moves),
 //! by a mate score (the side that has it wins), or as a draw after [`MAX_PLIES`]. Every
 //! position after [`SKIP_PLIES`] is kept unless its score is a mate score.
 //!
-//! [`TRAINING`] hands this, the `Ataxx147` inputs and the record decoder to the registry.
+//! [`super`] hands this, the `Ataxx147` inputs and the record decoder to the tools.
 
 use bulletformat::{AtaxxBoard, BulletFormat};
 
-use super::{nnue, Ataxx, AtaxxVariant};
-use crate::games::TrainingSupport;
-use crate::nnue::selfplay::{self, DataFormat, DatagenOptions, GameOutput, SelfPlay};
-use crate::search::score::is_mate;
-use crate::search::{GameResult, Limits, Player, Rules, ThreadPool};
-
-/// How Ataxx trains its net in the registry: `Ataxx147` inputs, bullet `AtaxxBoard`
-/// records only.
-pub const TRAINING: TrainingSupport = TrainingSupport {
-    features: &[nnue::ATAXX147],
-    formats: &[DataFormat::Bullet],
-    record_bytes: 32,
-    datagen: selfplay::run::<Ataxx>,
-    train: |bytes, validation, settings, report| {
-        let decode = nnue::decode_records;
-        crate::nnue::train::train_on(&decode(bytes), &decode(validation), settings, report)
-    },
-    check: |bytes| crate::nnue::train::check_positions(&nnue::decode_records(bytes)),
-};
+use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
+use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
+use cutoff::search::score::is_mate;
+use cutoff::search::{GameResult, Limits, Player, Rules, ThreadPool};
 
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 500;
@@ -106,20 +91,20 @@ pub fn play_game(
         };
         if is_mate(search.score) {
             let leader = if search.score > 0 {
-                game.side
+                game.side_to_move()
             } else {
-                game.side.other()
+                game.side_to_move().other()
             };
             break if leader == Player::First { 1.0 } else { 0.0 };
         }
         if plies >= SKIP_PLIES {
             samples.push(Sample {
-                stones: game.stones,
-                gaps: game.gaps,
-                second: game.side == Player::Second,
+                stones: game.stones(),
+                gaps: game.gaps(),
+                second: game.side_to_move() == Player::Second,
                 score: search.score,
-                fullmoves: game.fullmoves,
-                halfmoves: game.halfmoves,
+                fullmoves: game.clocks().1,
+                halfmoves: game.clocks().0,
             });
         }
         game.make_move(best);
@@ -148,7 +133,8 @@ impl SelfPlay for Ataxx {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ataxx::nnue::decode_records;
+    use crate::ataxx::decode_records;
+    use crate::selfplay::DataFormat;
 
     fn options() -> DatagenOptions {
         DatagenOptions {
@@ -166,7 +152,11 @@ mod tests {
 
     #[test]
     fn ataxx_datagen_is_deterministic_and_decodes() {
-        let text = std::fs::read_to_string("openings/ataxx.txt").expect("the Ataxx book");
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../openings/ataxx.txt"
+        ))
+        .expect("the Ataxx book");
         let book = selfplay::read_book(&text);
         let generate = |options: &DatagenOptions| {
             let mut bytes = Vec::new();
@@ -188,7 +178,7 @@ mod tests {
             .iter()
             .all(|r| r.result() == 0.0 || r.result() == 0.5 || r.result() == 1.0));
         assert!(records.iter().any(|r| r.score() != 0));
-        use crate::nnue::train::TrainingRecord;
+        use crate::trainer::TrainingRecord;
         assert!(records.iter().all(|r| r.problem().is_none()));
         // Bytes that are no Ataxx record are refused before a feature is read.
         assert!(decode_records(&[0xff; 32])[0].problem().is_some());

@@ -1,0 +1,214 @@
+//! Training the Ataxx evaluation: Ataxx's self-play ([`datagen`]: bullet `AtaxxBoard`
+//! records) and its [`TrainingSupport`]: `Ataxx147` inputs, records decoded as bulletformat
+//! writes them ([`decode_records`]), and their features ([`record_features`]).
+
+pub mod datagen;
+
+use bulletformat::AtaxxBoard;
+use cutoff::games::ataxx::nnue::{gap_feature, output_bucket, ATAXX147, CELLS};
+use cutoff::games::ataxx::Ataxx;
+use cutoff::nnue::FeatureSet;
+
+use crate::selfplay::DataFormat;
+use crate::trainer::TrainingRecord;
+use crate::TrainingSupport;
+
+/// How Ataxx trains its net: `Ataxx147` inputs, bullet `AtaxxBoard` records only.
+impl TrainingSupport for Ataxx {
+    type Record = AtaxxBoard;
+    const RECORD_BYTES: usize = 32;
+    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet];
+
+    fn decode(bytes: &[u8]) -> Vec<AtaxxBoard> {
+        decode_records(bytes)
+    }
+}
+
+impl TrainingRecord for AtaxxBoard {
+    const FEATURES: FeatureSet = ATAXX147;
+
+    fn features(&self, _set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
+        record_features(self)
+    }
+
+    fn output_bucket(&self, buckets: usize) -> usize {
+        let [ours, theirs, _] = self.bbs();
+        output_bucket([ours, theirs], buckets)
+    }
+
+    fn problem(&self) -> Option<&'static str> {
+        let [ours, theirs, gaps] = self.bbs();
+        if (ours | theirs | gaps) >> CELLS != 0 {
+            return Some("a stone or gap off the 7x7 board");
+        }
+        let overlap = ours & theirs != 0 || (ours | theirs) & gaps != 0;
+        overlap.then_some("two things on one cell")
+    }
+}
+
+/// The (side to move, other side) feature pairs of a bullet record, whose bitboards are
+/// the side to move's stones, the other side's, the gaps.
+pub fn record_features(record: &AtaxxBoard) -> impl Iterator<Item = (usize, usize)> + '_ {
+    record.into_iter().map(|(plane, square)| {
+        let square = usize::from(square);
+        match plane {
+            0 => (square, CELLS + square),
+            1 => (CELLS + square, square),
+            _ => (gap_feature(square), gap_feature(square)),
+        }
+    })
+}
+
+/// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
+/// side to move's stones, the other side's, the gaps, score, result, side to move, clocks);
+/// a trailing partial record is ignored.
+pub fn decode_records(bytes: &[u8]) -> Vec<AtaxxBoard> {
+    bytes
+        .chunks_exact(32)
+        .map(|chunk| {
+            let word = |i: usize| {
+                let mut le = [0; 8];
+                le.copy_from_slice(&chunk[8 * i..8 * i + 8]);
+                u64::from_le_bytes(le)
+            };
+            let score = i16::from_le_bytes([chunk[24], chunk[25]]);
+            let result = f32::from(chunk[26].min(2)) / 2.0;
+            let stm = chunk[27] != 0;
+            let fullm = u16::from_le_bytes([chunk[28], chunk[29]]);
+            // `from_raw` takes the first player's view and turns it to the side to move's.
+            let (bbs, score, result) = if stm {
+                (
+                    [word(1), word(0), word(2)],
+                    score.saturating_neg(),
+                    1.0 - result,
+                )
+            } else {
+                ([word(0), word(1), word(2)], score, result)
+            };
+            AtaxxBoard::from_raw(bbs, score, result, stm, fullm, chunk[30])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trainer::testing::random_records;
+    use crate::trainer::{mean_loss, train, TrainSettings};
+    use cutoff::games::ataxx::nnue::active;
+    use cutoff::games::ataxx::AtaxxVariant;
+    use cutoff::nnue::{random_bucketed_network, Activation, Network};
+    use cutoff::search::{Player, Rules};
+
+    /// Positions with gaps, crowded boards (captures of many stones), and one where a side
+    /// must pass.
+    const FENS: &[&str] = &[
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
+        "xxxxooo/xooooxo/ox1o1xo/o-xxx-o/xoo1oox/ooxxoxo/x5o x 0 1",
+        "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
+        "x6/7/2-----/2-ooo-/2-ooo-/2-----/7 o 0 1",
+        "x-o4/--o4/ooo4/7/7/7/7 x 0 1",
+    ];
+
+    #[test]
+    fn board_and_bullet_record_features_agree() {
+        let net = random_bucketed_network(ATAXX147, 16, 4, Activation::SCReLU, 3);
+        let mut buckets = Vec::new();
+        for fen in FENS {
+            let game = Ataxx::from_fen(&AtaxxVariant::default(), fen).expect("test FEN");
+            let record: AtaxxBoard = format!("{fen} | 0 | 0.5").parse().unwrap();
+            let (us, them): (Vec<usize>, Vec<usize>) = record_features(&record).unzip();
+            let stm = game.side_to_move().index();
+            let bucket = output_bucket(game.stones(), 4);
+            assert_eq!(record.output_bucket(4), bucket, "{fen}");
+            buckets.push(bucket);
+            let expected = net.evaluate_features(
+                active(game.stones(), game.gaps(), stm),
+                active(game.stones(), game.gaps(), 1 - stm),
+                bucket,
+            );
+            assert_eq!(net.evaluate_features(us, them, bucket), expected, "{fen}");
+        }
+        // 4 stones: bucket 0 of 4 (13 stones a bucket); a full board: the last.
+        assert_eq!(buckets[0], 0);
+        assert_eq!(output_bucket([u64::MAX >> 15, 0], 4), 3);
+        assert_eq!(output_bucket([0b1111, 0], 1), 0);
+        assert!(buckets.contains(&3), "{buckets:?}");
+    }
+
+    /// Positions of random games from the start and gapped boards, labelled with the
+    /// hand-crafted evaluation as the score and a result that follows it.
+    fn synthetic(count: usize, seed: u64) -> Vec<AtaxxBoard> {
+        let start = |rng: &mut cutoff::rng::SplitMix| {
+            Ataxx::from_fen(&AtaxxVariant::default(), FENS[rng.below(3)]).unwrap()
+        };
+        random_records(count, seed, start, (2, 40), |game: &Ataxx| {
+            let score = game.evaluate_hand_crafted();
+            let stm_result = match score {
+                s if s > 200 => 1.0,
+                s if s < -200 => 0.0,
+                _ => 0.5,
+            };
+            let second = game.side_to_move() == Player::Second;
+            let [x, o] = game.stones();
+            let (halfmoves, fullmoves) = game.clocks();
+            let (first_score, first_result) = if second {
+                (-score, 1.0 - stm_result)
+            } else {
+                (score, stm_result)
+            };
+            Some(AtaxxBoard::from_raw(
+                [x, o, game.gaps()],
+                first_score as i16,
+                first_result,
+                second,
+                fullmoves as u16,
+                halfmoves as u8,
+            ))
+        })
+    }
+
+    #[test]
+    fn records_decode_as_bulletformat_writes_them() {
+        use bulletformat::BulletFormat;
+        let records = synthetic(50, 8);
+        let bytes = bulletformat::AtaxxBoard::as_bytes_slice(&records).to_vec();
+        assert_eq!(bytes.len(), 32 * records.len());
+        assert_eq!(decode_records(&bytes), records);
+        assert!(records.iter().any(|r| r.stm() == 1) && records.iter().any(|r| r.stm() == 0));
+    }
+
+    #[test]
+    fn the_trainer_lowers_the_loss_on_ataxx_records() {
+        let records = synthetic(3000, 9);
+        let settings = TrainSettings {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            threads: 1,
+            validation: 0.1,
+            ..TrainSettings::default()
+        };
+        let result = train(&records, &settings, |_| {}).expect("training runs");
+        let last = result.epochs.last().expect("an epoch").validation_loss;
+        assert!(
+            last < 0.7 * result.initial_validation_loss,
+            "{} -> {last}",
+            result.initial_validation_loss
+        );
+        // The quantised net is an Ataxx net and evaluates like the float one.
+        let net = result.net.quantise();
+        assert_eq!(*net.features(), ATAXX147);
+        let back = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).expect("loads");
+        for record in &records[..20] {
+            let (us, them): (Vec<usize>, Vec<usize>) = record_features(record).unzip();
+            let quantised = back.evaluate_features(us, them, 0) as f32;
+            let float = result.net.evaluate_record(record);
+            assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
+        }
+        assert!(mean_loss(&result.net, &records, &settings).is_finite());
+    }
+}

@@ -1,0 +1,63 @@
+//! Training cutoff's learned evaluations, apart from the engine that plays with them: the
+//! engine library (`cutoff`) holds inference (`cutoff::nnue`), rules and search; this crate
+//! holds what only training needs, and the `cutoff` binary links it for its training
+//! subcommands.
+//!
+//! - [`datagen`], [`train`], [`data`]: `cutoff datagen`, `train` and `data`, each an
+//!   argument struct and a `run` that reads the files, calls the game's training support
+//!   and reports on stdout (progress on stderr);
+//! - [`selfplay`]: the self-play run loop every game's datagen shares; [`trainer`]: the
+//!   generic NNUE trainer on any game's records;
+//! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained, and the
+//!   list of games that do ([`training_of`]); a game without one gets an error naming the
+//!   games that have one;
+//! - [`chess`] and [`ataxx`]: each game's self-play and records; chess's Texel tuning
+//!   (`cutoff tune`) is in [`chess`] too.
+
+#![warn(missing_docs)]
+
+pub mod ataxx;
+pub mod chess;
+pub mod data;
+pub mod datagen;
+pub mod selfplay;
+pub mod support;
+pub mod train;
+pub mod trainer;
+
+use std::path::Path;
+
+pub use support::{training_of, Trained, TrainingSupport};
+
+/// An error unless `out` can be a file to write: its directory exists. Checked before a
+/// long run, so that a typing error costs seconds, not the run.
+pub fn check_output_path(out: &str) -> Result<(), String> {
+    let dir = match Path::new(out).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot write {out}: {} is no directory",
+            dir.display()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_paths_need_an_existing_directory() {
+        assert!(check_output_path("net.nnue").is_ok());
+        assert!(check_output_path("/tmp/net.nnue").is_ok());
+        let error = check_output_path("/nonexistent/dir/net.nnue").unwrap_err();
+        assert!(
+            error.contains("/nonexistent/dir is no directory"),
+            "{error}"
+        );
+    }
+}

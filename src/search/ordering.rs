@@ -246,14 +246,61 @@ pub struct MovePicker<M> {
 impl<M: Copy + Eq> MovePicker<M> {
     /// A staged picker of `moves` for the node `context` of `game`, the hash move first.
     pub fn new(moves: MoveList<M>, tt_move: Option<u16>, context: NodeContext) -> MovePicker<M> {
+        let mut picker = MovePicker::empty();
+        picker.moves = moves;
+        picker.stage_moves(tt_move, context);
+        picker
+    }
+
+    /// A picker without moves, for a node's moves to be generated straight into it
+    /// ([`MovePicker::moves_mut`]) and then ordered by one of the `stage_`/`order_`
+    /// methods: the search's nodes never copy their move lists.
+    pub fn empty() -> MovePicker<M> {
         MovePicker {
-            moves,
+            moves: ArrayVec::new(),
             scores: ArrayVec::new(),
             next: 0,
-            stage: Stage::TtMove,
-            tt_move,
-            context,
+            stage: Stage::Rest,
+            tt_move: None,
+            context: NodeContext::default(),
         }
+    }
+
+    /// The moves to hand out, to be filled before ordering.
+    pub fn moves_mut(&mut self) -> &mut MoveList<M> {
+        &mut self.moves
+    }
+
+    /// Orders the moves as [`MovePicker::new`] does: staged, the hash move first.
+    pub fn stage_moves(&mut self, tt_move: Option<u16>, context: NodeContext) {
+        self.scores.clear();
+        self.next = 0;
+        self.stage = Stage::TtMove;
+        self.tt_move = tt_move;
+        self.context = context;
+    }
+
+    /// Orders the moves as [`MovePicker::with_hints`] does.
+    pub fn order_by_hints<G: Game<Move = M>>(&mut self, game: &G, tt_move: Option<u16>) {
+        self.scores.clear();
+        let scores = self.moves.iter().map(|&mv| {
+            if tt_move == Some(G::encode_move(mv)) {
+                TT_MOVE_SCORE
+            } else {
+                game.move_hint(mv)
+            }
+        });
+        self.scores.extend(scores);
+        self.next = 0;
+        self.stage = Stage::Rest;
+    }
+
+    /// Orders the moves as [`MovePicker::in_order`] does: as generated.
+    pub fn order_as_generated(&mut self) {
+        self.scores.clear();
+        self.scores.extend(self.moves.iter().map(|_| 0));
+        self.next = 0;
+        self.stage = Stage::Rest;
     }
 
     /// Orders `moves` by the hash move and the game's hints alone, without killers or
@@ -264,34 +311,18 @@ impl<M: Copy + Eq> MovePicker<M> {
         moves: MoveList<M>,
         tt_move: Option<u16>,
     ) -> MovePicker<M> {
-        let scores = moves
-            .iter()
-            .map(|&mv| {
-                if tt_move == Some(G::encode_move(mv)) {
-                    TT_MOVE_SCORE
-                } else {
-                    game.move_hint(mv)
-                }
-            })
-            .collect();
-        MovePicker::scored(moves, scores)
+        let mut picker = MovePicker::empty();
+        picker.moves = moves;
+        picker.order_by_hints(game, tt_move);
+        picker
     }
 
     /// Hands `moves` out in the order given (no ordering: tree statistics' baseline).
     pub fn in_order(moves: MoveList<M>) -> MovePicker<M> {
-        let scores = moves.iter().map(|_| 0).collect();
-        MovePicker::scored(moves, scores)
-    }
-
-    fn scored(moves: MoveList<M>, scores: ArrayVec<i32, MAX_MOVES>) -> MovePicker<M> {
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-            stage: Stage::Rest,
-            tt_move: None,
-            context: NodeContext::default(),
-        }
+        let mut picker = MovePicker::empty();
+        picker.moves = moves;
+        picker.order_as_generated();
+        picker
     }
 
     /// The next best move of `game`'s node as `tables` rank it, or `None` when all were

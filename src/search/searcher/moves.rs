@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::super::game::{Game, MoveList, QUIET_HINT_LIMIT};
+use super::super::game::{Game, QUIET_HINT_LIMIT};
 use super::super::ordering::{MovePicker, NodeContext};
 use super::super::params::SearchParams;
 use super::super::score::{Score, INFINITY, MATE_BOUND};
@@ -83,16 +83,18 @@ impl QuietPruning {
 }
 
 impl<G: Game> Searcher<G> {
-    /// Step 10 of [`Searcher::negamax`]: the moves (at the root, those not yet taken by a
-    /// better MultiPV line), handed out best first as far as ordering is on; `None` when
-    /// there is none.
-    pub(super) fn move_picker(
+    /// Step 10 of [`Searcher::negamax`]: fills `picker` with the moves (at the root, those
+    /// not yet taken by a better MultiPV line), handed out best first as far as ordering is
+    /// on; `false` when there is none. The moves are generated in place: a node's list is
+    /// never copied (gomoku's lists hold up to 484 moves).
+    pub(super) fn fill_move_picker(
         &self,
         game: &G,
         ply: usize,
         tt_move: Option<u16>,
-    ) -> Option<MovePicker<G::Move>> {
-        let mut moves = MoveList::new();
+        picker: &mut MovePicker<G::Move>,
+    ) -> bool {
+        let moves = picker.moves_mut();
         if ply == 0 {
             moves.extend(
                 self.state.root_moves[self.state.root_from..]
@@ -100,19 +102,20 @@ impl<G: Game> Searcher<G> {
                     .copied(),
             );
         } else {
-            game.generate_search_moves(&mut moves);
+            game.generate_search_moves(moves);
         }
         if moves.is_empty() {
-            return None;
+            return false;
         }
         let features = self.settings.features;
-        Some(if features.ordering && features.learnt_ordering {
-            MovePicker::new(moves, tt_move, self.context(ply))
+        if features.ordering && features.learnt_ordering {
+            picker.stage_moves(tt_move, self.context(ply));
         } else if features.ordering {
-            MovePicker::with_hints(game, moves, tt_move)
+            picker.order_by_hints(game, tt_move);
         } else {
-            MovePicker::in_order(moves)
-        })
+            picker.order_as_generated();
+        }
+        true
     }
 
     /// Step 11 of [`Searcher::negamax`]: searches the moves of `picker`, the first with the

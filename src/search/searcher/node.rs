@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 
 use super::super::game::Game;
+use super::super::ordering::MovePicker;
 use super::super::score::{outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::super::tt::{Bound, TtEntry};
 use super::{Node, NodeKind, Searcher, StaticEval};
@@ -78,10 +79,11 @@ impl<G: Game> Searcher<G> {
         };
 
         // Step 10. Generate and order the moves; without any the game is over.
-        let Some(mut picker) = self.move_picker(game, ply, tt_move) else {
+        let mut picker = MovePicker::empty();
+        if !self.fill_move_picker(game, ply, tt_move, &mut picker) {
             self.state.stats.leaves += 1;
             return Some(if in_check { -MATE + ply as Score } else { DRAW });
-        };
+        }
 
         // Step 11. Search the moves.
         let (best_score, best_move) =

@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use super::super::game::{Game, MoveList, QUIET_HINT_LIMIT};
+use super::super::game::{Game, QUIET_HINT_LIMIT};
 use super::super::ordering::MovePicker;
 use super::super::score::{outcome_score, Score, DRAW, MATE, MAX_PLY};
 use super::super::tt::{Bound, TtEntry};
@@ -119,9 +119,9 @@ impl<G: Game> Searcher<G> {
         tt_move: Option<u16>,
         mut best: Score,
     ) -> Option<(Score, Option<G::Move>)> {
-        let mut moves = MoveList::new();
-        game.generate_noisy(&mut moves);
-        let mut picker = MovePicker::new(moves, tt_move, self.context(ply));
+        let mut picker = MovePicker::empty();
+        game.generate_noisy(picker.moves_mut());
+        picker.stage_moves(tt_move, self.context(ply));
         let mut best_move = None;
         while let Some(mv) = picker.next_move(&*game, &self.tables) {
             // Moves the game hints below the quiet limit lose material (SEE < 0 in chess):

@@ -182,6 +182,43 @@ fn read_run(first: char, chars: &mut std::iter::Peekable<std::str::Chars>, width
     run
 }
 
+/// Reads the FEN of a stone game (tic-tac-toe, gomoku) on a `width` x `height` board: two
+/// fields, the rows top first (`x`, `o`, run lengths) and the side to move, which must fit
+/// the stone counts (as many x as o stones with x to move, one x more with o to move).
+/// Returns the marks in reading order and the side to move.
+pub fn read_stone_fen(
+    fen: &str,
+    width: usize,
+    height: usize,
+) -> Result<(Vec<Mark>, Player), String> {
+    let mut fields = fen.split_whitespace();
+    let (Some(board), Some(side), None) = (fields.next(), fields.next(), fields.next()) else {
+        return Err("expected two fields: the board and the side to move".to_string());
+    };
+    let shape = GridShape {
+        width,
+        height,
+        line: "row",
+        cell: "cell",
+        gaps: false,
+    };
+    let marks = read_board(board, &shape)?;
+    let side = read_side(side)?;
+    let count = |player| marks.iter().filter(|&&m| m == Mark::Stone(player)).count();
+    let (xs, os) = (count(Player::First), count(Player::Second));
+    let fits = match side {
+        Player::First => xs == os,
+        Player::Second => xs == os + 1,
+    };
+    if !fits {
+        return Err(format!(
+            "{xs} x stones and {os} o stones do not fit {} to move",
+            symbol(side)
+        ));
+    }
+    Ok((marks, side))
+}
+
 /// Reads the side-to-move field: `x` or `o`.
 pub fn read_side(text: &str) -> Result<Player, String> {
     match text {

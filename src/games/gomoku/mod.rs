@@ -727,38 +727,10 @@ impl Rules for Gomoku {
         if !variant.is_valid() {
             return Err(error(format!("invalid variant {variant:?}")));
         }
-        let mut fields = fen.split_whitespace();
-        let (Some(board), Some(side), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(error(
-                "expected two fields: the board and the side to move".to_string(),
-            ));
-        };
-
-        // Step 1. The board, top row first.
+        // Steps 1 and 2. The board, top row first, and the side to move, which must fit
+        // the stone counts.
         let size = usize::from(variant.size);
-        let shape = grid::GridShape {
-            width: size,
-            height: size,
-            line: "row",
-            cell: "cell",
-            gaps: false,
-        };
-        let marks = grid::read_board(board, &shape).map_err(error)?;
-
-        // Step 2. The side to move must fit the stone counts.
-        let side = grid::read_side(side).map_err(error)?;
-        let count = |player| marks.iter().filter(|&&m| m == Mark::Stone(player)).count();
-        let (xs, os) = (count(Player::First), count(Player::Second));
-        let fits = match side {
-            Player::First => xs == os,
-            Player::Second => xs == os + 1,
-        };
-        if !fits {
-            return Err(error(format!(
-                "{xs} x stones and {os} o stones do not fit {} to move",
-                grid::symbol(side)
-            )));
-        }
+        let (marks, side) = grid::read_stone_fen(fen, size, size).map_err(error)?;
 
         // Step 3. Place the stones.
         let mut game = Gomoku::empty(*variant);
@@ -769,7 +741,7 @@ impl Rules for Gomoku {
                 game.set_stone(cell, player.index() as u8 + 1, player.index());
             }
         }
-        game.stones = (xs + os) as u16;
+        game.stones = marks.iter().filter(|m| matches!(m, Mark::Stone(_))).count() as u16;
         game.ply = game.stones.into();
         game.side = side;
         if side == Player::Second {

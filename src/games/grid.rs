@@ -182,6 +182,27 @@ fn read_run(first: char, chars: &mut std::iter::Peekable<std::str::Chars>, width
     run
 }
 
+/// Reads a cell name such as `h8` (a file letter from `a`, then the rank from 1, no
+/// surrounding whitespace, no leading zeros) as a 0-based file and rank; whether they are
+/// on the board is the game's to check.
+pub fn parse_cell_name(text: &str) -> Option<(u8, u8)> {
+    let mut chars = text.chars();
+    let letter = chars.next()?;
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty()
+        || digits.len() > 2
+        || digits.starts_with('0')
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let rank: u8 = digits.parse().ok()?;
+    Some((letter as u8 - b'a', rank.checked_sub(1)?))
+}
+
 /// Reads the FEN of a stone game (tic-tac-toe, gomoku) on a `width` x `height` board: two
 /// fields, the rows top first (`x`, `o`, run lengths) and the side to move, which must fit
 /// the stone counts (as many x as o stones with x to move, one x more with o to move).

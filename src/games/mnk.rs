@@ -481,24 +481,10 @@ impl Mnk {
         self.counts.iter().any(|counts| counts[player] == k)
     }
 
-    /// Parses a cell name such as `b2` (no surrounding whitespace, no leading zeros).
+    /// Parses a cell name such as `b2` ([`grid::parse_cell_name`]) on this board.
     fn parse_cell(&self, text: &str) -> Option<Cell> {
-        let mut chars = text.chars();
-        let letter = chars.next()?;
-        if !letter.is_ascii_lowercase() {
-            return None;
-        }
-        let file = letter as u8 - b'a';
-        let digits = chars.as_str();
-        if digits.is_empty()
-            || digits.len() > 2
-            || digits.starts_with('0')
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        let rank: u8 = digits.parse().ok()?;
-        self.cell(file, rank.checked_sub(1)?)
+        let (file, rank) = grid::parse_cell_name(text)?;
+        self.cell(file, rank)
     }
 }
 

@@ -659,24 +659,30 @@ impl Gomoku {
         usize::from(self.stones)
     }
 
-    /// Parses a cell name such as `h8` (no surrounding whitespace, no leading zeros).
+    /// The moves forced on the side to move, pushed on `moves`: none when the game is won,
+    /// a five if it has one, else the blocks of the opponent's fives. Returns whether that
+    /// settles the list (won, or a five to play); blocks leave it open to the caller.
+    fn push_forced(&self, moves: &mut MoveList<Cell>) -> bool {
+        if self.won {
+            return true;
+        }
+        let own = self.side.index();
+        if let Some(cell) = self.winning_cell(own) {
+            moves.push(Cell(cell as u16));
+            return true;
+        }
+        for cell in cells_of(&self.fives[1 - own]) {
+            if self.five_through(cell, 1 - own) {
+                moves.push(Cell(cell as u16));
+            }
+        }
+        false
+    }
+
+    /// Parses a cell name such as `h8` ([`grid::parse_cell_name`]) on this board.
     fn parse_cell(&self, text: &str) -> Option<Cell> {
-        let mut chars = text.chars();
-        let letter = chars.next()?;
-        if !letter.is_ascii_lowercase() {
-            return None;
-        }
-        let file = letter as u8 - b'a';
-        let digits = chars.as_str();
-        if digits.is_empty()
-            || digits.len() > 2
-            || digits.starts_with('0')
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        let rank: u8 = digits.parse().ok()?;
-        self.cell(file, rank.checked_sub(1)?)
+        let (file, rank) = grid::parse_cell_name(text)?;
+        self.cell(file, rank)
     }
 
     /// The threat levels of a cell for the side to move and the opponent.
@@ -878,18 +884,8 @@ impl SearchHooks for Gomoku {
     /// The moves worth searching: a win at once if there is one, else the blocks of the
     /// opponent's fives if there are any, else the empty cells near the stones.
     fn generate_search_moves(&self, moves: &mut MoveList<Cell>) {
-        if self.won {
+        if self.push_forced(moves) {
             return;
-        }
-        let own = self.side.index();
-        if let Some(cell) = self.winning_cell(own) {
-            moves.push(Cell(cell as u16));
-            return;
-        }
-        for cell in cells_of(&self.fives[1 - own]) {
-            if self.five_through(cell, 1 - own) {
-                moves.push(Cell(cell as u16));
-            }
         }
         if !moves.is_empty() || self.defences(moves) {
             return;
@@ -982,19 +978,10 @@ impl SearchHooks for Gomoku {
     /// A win at once, else the blocks of the opponent's fives (every move that does not
     /// lose at once), else the moves that make a four.
     fn generate_noisy(&self, moves: &mut MoveList<Cell>) {
-        if self.won {
+        if self.push_forced(moves) {
             return;
         }
         let own = self.side.index();
-        if let Some(cell) = self.winning_cell(own) {
-            moves.push(Cell(cell as u16));
-            return;
-        }
-        for cell in cells_of(&self.fives[1 - own]) {
-            if self.five_through(cell, 1 - own) {
-                moves.push(Cell(cell as u16));
-            }
-        }
         if moves.is_empty() {
             moves.extend(cells_of(&self.fours[own]).map(|cell| Cell(cell as u16)));
         }

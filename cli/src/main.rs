@@ -74,6 +74,10 @@ enum Tool {
     Book(book::BookArgs),
     /// Plays a game against the engine in the terminal (type moves; undo, hint, quit).
     Play(play::PlayArgs),
+    /// Tuning build only: the game's search constants as OpenBench's SPSA input, one a
+    /// line (`Name, int, default, min, max, c_end, r_end`), read by `scripts/spsa.py`.
+    #[cfg(feature = "tune")]
+    SpsaParams,
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -126,5 +130,12 @@ fn main() -> ExitCode {
         Some(Tool::Book(args)) => report(args.run(game)),
         // Exit status 0 when the game was played, whatever its end.
         Some(Tool::Play(args)) => report_as(args.run(game).map(|()| ExitCode::SUCCESS), 2),
+        #[cfg(feature = "tune")]
+        Some(Tool::SpsaParams) => {
+            protocol::tuning::openbench_lines(game)
+                .iter()
+                .for_each(|line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
     }
 }

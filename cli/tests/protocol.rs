@@ -748,3 +748,43 @@ fn uci_bestmove_names_a_ponder_move_when_the_pv_has_one() {
     assert_eq!(tokens.len(), 4, "{line}");
     assert_eq!(tokens[2], "ponder");
 }
+
+/// The nodes of `go depth 7` from Ataxx's start after the `setoption` lines `options`.
+#[cfg(feature = "tune")]
+fn ataxx_depth7_nodes(options: &[&str]) -> u64 {
+    let mut engine = Engine::game("ataxx");
+    engine.send("uai");
+    engine.read_until("uaiok", TIMEOUT);
+    for option in options {
+        engine.send(option);
+    }
+    engine.send("position startpos");
+    engine.send("go depth 7");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let last = lines.iter().rev().find(|l| l.contains(" nodes "));
+    let nodes = last.and_then(|l| info_field(l, "nodes")).expect("nodes");
+    nodes.parse().expect("a node count")
+}
+
+#[cfg(feature = "tune")]
+#[test]
+fn a_tuning_build_offers_the_search_constants_and_keeps_the_last_good_ones() {
+    let mut engine = Engine::game("ataxx");
+    engine.send("uai");
+    let lines = engine.read_until("uaiok", TIMEOUT);
+    let margin = "option name FutilityMargin type spin default 90 min 10 max 400";
+    assert!(lines.iter().any(|l| l == margin), "{lines:?}");
+    engine.send("setoption name FutilityMargin value 5");
+    assert!(engine
+        .expect("info string")
+        .starts_with("info string error: "));
+    engine.sync();
+    let defaults = ataxx_depth7_nodes(&[]);
+    // A refused value keeps the constants; an accepted one changes the search.
+    let refused = ataxx_depth7_nodes(&["setoption name NullMoveBase value 0"]);
+    assert_eq!(refused, defaults);
+    let as_default = ataxx_depth7_nodes(&["setoption name LmrBase value 75"]);
+    assert_eq!(as_default, defaults);
+    let fewer = ataxx_depth7_nodes(&["setoption name LmrBase value 200"]);
+    assert_ne!(fewer, defaults);
+}

@@ -154,6 +154,10 @@ pub struct Controller {
     /// network, else the game's default (its built-in network, if it has one); off: the
     /// hand-crafted evaluation.
     use_net: bool,
+    /// Tuning build only: the search constants set since the current game was chosen
+    /// (option name and value, in order; a new game starts from its own constants).
+    #[cfg(feature = "tune")]
+    search_params: Vec<(&'static str, i64)>,
 }
 
 impl Controller {
@@ -170,6 +174,8 @@ impl Controller {
             variant_values: Vec::new(),
             eval_file: None,
             use_net: true,
+            #[cfg(feature = "tune")]
+            search_params: Vec::new(),
         }
     }
 
@@ -248,6 +254,12 @@ impl Controller {
         session.set_move_overhead(self.move_overhead);
         session.set_threads(self.threads);
         session.set_multipv(self.multipv);
+        #[cfg(feature = "tune")]
+        if let Err(e) = session.set_search_params(&self.search_params) {
+            // Checked when they were set: only another game's constants could clash.
+            log::warn!("search constants dropped: {e}");
+            self.search_params.clear();
+        }
         self.session = session;
     }
 
@@ -255,6 +267,8 @@ impl Controller {
     pub fn set_game(&mut self, game: GameKind) {
         if game != self.game {
             self.game = game;
+            #[cfg(feature = "tune")]
+            self.search_params.clear();
             self.rebuild_session();
         }
     }
@@ -314,6 +328,14 @@ impl Controller {
                     self.use_net = on;
                     self.rebuild_session();
                 }
+            }
+            #[cfg(feature = "tune")]
+            OptionChange::SearchParam { name, value } => {
+                let mut values = self.search_params.clone();
+                values.retain(|&(set, _)| set != name);
+                values.push((name, value));
+                self.session.set_search_params(&values)?;
+                self.search_params = values;
             }
         }
         Ok(None)

@@ -11,6 +11,8 @@ pub mod frontend;
 pub mod gomocup;
 pub mod options;
 pub mod session;
+#[cfg(feature = "tune")]
+pub mod tuning;
 pub mod uci;
 
 pub use controller::{run, run_protocol, BenchCommand};

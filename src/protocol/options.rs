@@ -57,6 +57,15 @@ pub enum OptionChange {
     EvalFile(Option<String>),
     /// `UseNNUE`: evaluate with the network (`EvalFile`'s, or the built-in one).
     UseNnue(bool),
+    /// Tuning build only: one of the current game's search constants, by its option name
+    /// (see [`super::tuning`]).
+    #[cfg(feature = "tune")]
+    SearchParam {
+        /// The constant's option name.
+        name: &'static str,
+        /// Its value, in the option's units.
+        value: i64,
+    },
 }
 
 /// Why a `setoption` was refused.
@@ -118,6 +127,8 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             net_by_default(game)
         ));
     }
+    #[cfg(feature = "tune")]
+    lines.extend(super::tuning::option_lines(game));
     lines
 }
 
@@ -179,6 +190,10 @@ pub fn parse_option(
     value: Option<&str>,
     game: GameKind,
 ) -> Result<OptionChange, OptionError> {
+    #[cfg(feature = "tune")]
+    if let Some(change) = super::tuning::parse(name, value) {
+        return change;
+    }
     match name.to_ascii_lowercase().as_str() {
         "hash" => Ok(OptionChange::Hash(
             spin("Hash", value, 1, MAX_HASH_MB as u64)? as usize,
@@ -344,10 +359,16 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("option name Game type combo default connect4 var chess")));
-        assert_eq!(lines.len(), 7);
+        // A tuning build adds the search constants.
+        let tuning = if cfg!(feature = "tune") {
+            crate::search::params::TUNABLES.len()
+        } else {
+            0
+        };
+        assert_eq!(lines.len(), 7 + tuning);
         assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
-        assert_eq!(chess.len(), 10);
+        assert_eq!(chess.len(), 10 + tuning);
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(

@@ -57,6 +57,10 @@ pub trait Session: Send {
     fn set_threads(&mut self, threads: usize);
     /// Sets the number of best lines searched and reported (MultiPV).
     fn set_multipv(&mut self, lines: usize);
+    /// Tuning build only: searches with the game's constants overridden by `values`
+    /// (option name and value, applied in order); on error the constants stay.
+    #[cfg(feature = "tune")]
+    fn set_search_params(&mut self, values: &[(&'static str, i64)]) -> Result<(), SessionError>;
     /// Answers a UGI query about the current position.
     fn query(&self, query: Query) -> String;
     /// The board drawing and FEN (`d`).
@@ -269,6 +273,13 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_threads(&mut self, threads: usize) {
         self.search.set_threads(threads);
+    }
+
+    #[cfg(feature = "tune")]
+    fn set_search_params(&mut self, values: &[(&'static str, i64)]) -> Result<(), SessionError> {
+        let params = super::tuning::apply(G::SEARCH_PARAMS, values)?;
+        self.search.set_params(params);
+        Ok(())
     }
 
     fn query(&self, query: Query) -> String {

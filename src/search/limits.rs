@@ -60,8 +60,6 @@ pub struct Deadlines {
     pub hard: Duration,
 }
 
-/// Typical number of moves still to play when the clock has no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u32 = 40;
 /// Least time ever planned for a move.
 const MIN_THINK: Duration = Duration::from_millis(1);
 
@@ -69,12 +67,15 @@ const MIN_THINK: Duration = Duration::from_millis(1);
 /// `overhead` is kept in reserve for communication delays (`Move Overhead`).
 /// `moves_left`: at most this many moves of the side to move remain in the game (from
 /// [`ExactHooks::remaining_plies_bound`](super::ExactHooks::remaining_plies_bound): 21 per side in
-/// Connect Four), so the clock is shared among them rather than among 40.
+/// Connect Four), so the clock is shared among them rather than among `planned_moves` (the
+/// game's [`SearchParams::planned_moves`](super::SearchParams::planned_moves), 40 unless
+/// it sets its own: the moves a game without `movestogo` is expected to last).
 /// Returns `None` when no time limit applies.
 pub fn deadlines(
     limits: &Limits,
     overhead: Duration,
     moves_left: Option<u32>,
+    planned_moves: u32,
 ) -> Option<Deadlines> {
     let from_movetime = limits.movetime.map(|movetime| {
         let time = movetime.saturating_sub(overhead).max(MIN_THINK);
@@ -89,9 +90,10 @@ pub fn deadlines(
         let moves_to_go = limits
             .moves_to_go
             .filter(|&n| n > 0)
-            .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .min(DEFAULT_MOVES_TO_GO)
-            .min(moves_left.unwrap_or(u32::MAX).max(1));
+            .unwrap_or(planned_moves)
+            .min(planned_moves)
+            .min(moves_left.unwrap_or(u32::MAX))
+            .max(1);
         // The time left for the next `moves_to_go` moves, counting their increments and
         // paying the overhead for each of them (and two more): a short clock then spends
         // less than the increment per move and builds a reserve against slow replies.
@@ -202,7 +204,7 @@ mod tests {
 
     #[test]
     fn no_time_limit_gives_no_deadline() {
-        assert_eq!(deadlines(&Limits::depth(5), ms(10), None), None);
+        assert_eq!(deadlines(&Limits::depth(5), ms(10), None, 40), None);
     }
 
     #[test]
@@ -212,7 +214,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            deadlines(&limits, ms(10), None),
+            deadlines(&limits, ms(10), None, 40),
             Some(Deadlines {
                 soft: ms(990),
                 hard: ms(990)
@@ -238,7 +240,7 @@ mod tests {
                         moves_to_go: mtg,
                         ..Limits::default()
                     };
-                    let d = deadlines(&limits, ms(10), left).expect("a clock gives deadlines");
+                    let d = deadlines(&limits, ms(10), left, 40).expect("a clock gives deadlines");
                     assert!(d.soft <= d.hard);
                     let available = ms(clock_ms).saturating_sub(ms(10)).max(ms(1));
                     assert!(d.hard <= available, "{limits:?} gave {d:?}");
@@ -255,10 +257,10 @@ mod tests {
             ..Limits::default()
         };
         // 1 s + 0.01 s late in a game: the clock builds back up.
-        let low = deadlines(&clock(300, 10), ms(10), None).expect("deadlines");
+        let low = deadlines(&clock(300, 10), ms(10), None, 40).expect("deadlines");
         assert!(low.soft < ms(10), "{low:?}");
         // A healthy clock spends about a fortieth of itself plus the increment.
-        let healthy = deadlines(&clock(5000, 50), ms(10), None).expect("deadlines");
+        let healthy = deadlines(&clock(5000, 50), ms(10), None, 40).expect("deadlines");
         assert!(
             healthy.soft > ms(50) && healthy.soft < ms(200),
             "{healthy:?}"
@@ -273,7 +275,7 @@ mod tests {
             movetime: Some(ms(100)),
             ..Limits::default()
         };
-        let d = deadlines(&limits, ms(10), None).expect("deadlines");
+        let d = deadlines(&limits, ms(10), None, 40).expect("deadlines");
         assert_eq!(d.hard, ms(90));
     }
 
@@ -284,8 +286,8 @@ mod tests {
             increment: ms(50),
             ..Limits::default()
         };
-        let forty = deadlines(&limits, ms(10), None).expect("deadlines");
-        let late = deadlines(&limits, ms(10), Some(6)).expect("deadlines");
+        let forty = deadlines(&limits, ms(10), None, 40).expect("deadlines");
+        let late = deadlines(&limits, ms(10), Some(6), 40).expect("deadlines");
         assert!(late.soft > forty.soft * 2, "{forty:?} {late:?}");
         assert!(late.hard <= ms(1000), "{late:?}");
     }

@@ -81,6 +81,9 @@ pub struct SearchParams {
     pub lmr_base: f64,
     /// See [`SearchParams::lmr_base`].
     pub lmr_divisor: f64,
+    /// The clock: how many more moves a game without `movestogo` is planned to last (the
+    /// clock is shared among them, see [`deadlines`](super::limits::deadlines)).
+    pub planned_moves: u32,
 }
 
 impl SearchParams {
@@ -112,6 +115,7 @@ impl SearchParams {
         iir_depth: 4,
         lmr_base: 0.75,
         lmr_divisor: 2.25,
+        planned_moves: 40,
     };
 
     /// Why these constants cannot drive a search (a depth limit outside `1..MAX_PLY`, a
@@ -159,10 +163,159 @@ impl SearchParams {
             Some("the singular entry slack reaches the singular depth")
         } else if !(self.lmr_base >= 0.0 && self.lmr_divisor > 0.0) {
             Some("the late move reduction table is negative")
+        } else if self.planned_moves == 0 {
+            Some("the clock plans no move")
         } else {
             None
         }
     }
+}
+
+/// One field of [`SearchParams`] as a tuning build offers it: an integer `spin` option
+/// (floats scaled by 100, an optional margin with 0 for none) with the range an SPSA tuner
+/// may explore and the perturbation OpenBench's SPSA ends with (`c_end`).
+#[derive(Copy, Clone, Debug)]
+pub struct Tunable {
+    /// The option's name: the field's name in CamelCase.
+    pub name: &'static str,
+    /// Smallest value offered.
+    pub min: i64,
+    /// Largest value offered.
+    pub max: i64,
+    /// OpenBench's `c_end`: the last iterations perturb the value by this much.
+    pub c_end: f64,
+    get: fn(&SearchParams) -> i64,
+    set: fn(&mut SearchParams, i64),
+}
+
+impl Tunable {
+    /// The value of this constant in `params`, as the option shows it.
+    pub fn get(&self, params: &SearchParams) -> i64 {
+        (self.get)(params)
+    }
+
+    /// `params` with this constant set to `value` (in the option's units), if `value`
+    /// is within `min..=max` and the whole set can still drive a search.
+    pub fn set(&self, params: &SearchParams, value: i64) -> Result<SearchParams, String> {
+        if !(self.min..=self.max).contains(&value) {
+            let (min, max) = (self.min, self.max);
+            return Err(format!("{} takes {min} to {max}, not {value}", self.name));
+        }
+        let mut changed = *params;
+        (self.set)(&mut changed, value);
+        match changed.problem() {
+            None => Ok(changed),
+            Some(problem) => Err(format!("{} {value} refused: {problem}", self.name)),
+        }
+    }
+
+    /// The OpenBench SPSA input line of this constant, starting from `params`:
+    /// `Name, int, default, min, max, c_end, r_end`.
+    pub fn openbench_line(&self, params: &SearchParams, r_end: f64) -> String {
+        let (name, value, min, max) = (self.name, self.get(params), self.min, self.max);
+        format!(
+            "{name}, int, {value}, {min}, {max}, {}, {r_end}",
+            self.c_end
+        )
+    }
+}
+
+/// The `r_end` OpenBench users give integer search constants.
+pub const OPENBENCH_R_END: f64 = 0.002;
+
+macro_rules! tunable {
+    ($name:literal, $field:ident, $min:literal, $max:literal, $c_end:literal) => {
+        Tunable {
+            name: $name,
+            min: $min,
+            max: $max,
+            c_end: $c_end,
+            get: |p| i64::from(p.$field),
+            set: |p, v| p.$field = v as _,
+        }
+    };
+}
+
+/// Every field of [`SearchParams`], as a tuning build offers it.
+pub const TUNABLES: &[Tunable] = &[
+    tunable!("AspirationMinDepth", aspiration_min_depth, 2, 16, 1.0),
+    tunable!("AspirationWindow", aspiration_window, 5, 400, 5.0),
+    tunable!("ReverseFutilityDepth", reverse_futility_depth, 1, 16, 1.0),
+    tunable!(
+        "ReverseFutilityMargin",
+        reverse_futility_margin,
+        10,
+        400,
+        8.0
+    ),
+    tunable!("FutilityDepth", futility_depth, 1, 16, 1.0),
+    tunable!("FutilityBase", futility_base, 1, 500, 10.0),
+    tunable!("FutilityMargin", futility_margin, 10, 400, 8.0),
+    tunable!("LateMovePruningDepth", late_move_pruning_depth, 1, 16, 1.0),
+    tunable!("HistoryPruningDepth", history_pruning_depth, 1, 16, 1.0),
+    tunable!(
+        "HistoryPruningMargin",
+        history_pruning_margin,
+        128,
+        16384,
+        256.0
+    ),
+    tunable!("ExchangePruningDepth", exchange_pruning_depth, 1, 16, 1.0),
+    tunable!("ExchangeQuietMargin", exchange_quiet_margin, 4, 400, 6.0),
+    tunable!("ExchangeNoisyMargin", exchange_noisy_margin, 2, 200, 3.0),
+    tunable!("NullMoveBase", null_move_base, 1, 8, 1.0),
+    tunable!("NullMoveDepthDivisor", null_move_depth_divisor, 1, 12, 1.0),
+    tunable!(
+        "NullMoveEvalDivisor",
+        null_move_eval_divisor,
+        20,
+        1000,
+        20.0
+    ),
+    tunable!("NullMoveEvalPlies", null_move_eval_plies, 1, 8, 1.0),
+    tunable!(
+        "NullMoveVerificationDepth",
+        null_move_verification_depth,
+        1,
+        64,
+        2.0
+    ),
+    tunable!("SingularDepth", singular_depth, 4, 16, 1.0),
+    tunable!("SingularEntrySlack", singular_entry_slack, 1, 3, 1.0),
+    tunable!("SingularMargin", singular_margin, 1, 16, 1.0),
+    Tunable {
+        name: "SingularDoubleMargin",
+        min: 0,
+        max: 200,
+        c_end: 5.0,
+        get: |p| p.singular_double_margin.map_or(0, i64::from),
+        set: |p, v| p.singular_double_margin = (v > 0).then_some(v as Score),
+    },
+    tunable!("IirDepth", iir_depth, 1, 16, 1.0),
+    Tunable {
+        name: "LmrBase",
+        min: 0,
+        max: 300,
+        c_end: 8.0,
+        get: |p| (p.lmr_base * 100.0).round() as i64,
+        set: |p, v| p.lmr_base = v as f64 / 100.0,
+    },
+    Tunable {
+        name: "LmrDivisor",
+        min: 50,
+        max: 600,
+        c_end: 15.0,
+        get: |p| (p.lmr_divisor * 100.0).round() as i64,
+        set: |p, v| p.lmr_divisor = v as f64 / 100.0,
+    },
+    tunable!("PlannedMoves", planned_moves, 5, 100, 3.0),
+];
+
+/// The tunable constant named `name` (case-insensitive).
+pub fn tunable(name: &str) -> Option<&'static Tunable> {
+    TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
 }
 
 #[cfg(test)]
@@ -206,6 +359,46 @@ mod tests {
         assert_eq!(p.singular_double_margin, None);
         assert_eq!(p.iir_depth, 4);
         assert_eq!((p.lmr_base, p.lmr_divisor), (0.75, 2.25));
+        assert_eq!(p.planned_moves, 40);
+    }
+
+    #[test]
+    fn every_field_is_tunable_and_reads_back_what_was_set() {
+        let defaults = SearchParams::DEFAULT;
+        for t in TUNABLES {
+            let value = t.get(&defaults);
+            assert!((t.min..=t.max).contains(&value), "{}", t.name);
+            assert_eq!(t.set(&defaults, value), Ok(defaults), "{}", t.name);
+            let other = if value < t.max { value + 1 } else { value - 1 };
+            let changed = t.set(&defaults, other).expect(t.name);
+            assert_ne!(changed, defaults, "{}", t.name);
+            assert_eq!(t.get(&changed), other, "{}", t.name);
+            assert!(t.set(&defaults, t.max + 1).is_err(), "{}", t.name);
+            assert!(t.set(&defaults, t.min - 1).is_err(), "{}", t.name);
+            let line = t.openbench_line(&defaults, OPENBENCH_R_END);
+            assert_eq!(line.split(", ").count(), 7, "{line}");
+        }
+        // Every field of the struct has its option (the struct literal lists them all).
+        assert_eq!(TUNABLES.len(), 26);
+        let slack = tunable("singularentryslack").expect("found by any case");
+        assert!(slack
+            .set(
+                &SearchParams {
+                    singular_depth: 4,
+                    ..defaults
+                },
+                3
+            )
+            .is_ok());
+        let shallow = tunable("SingularDepth").unwrap();
+        let deep_slack = SearchParams {
+            singular_entry_slack: 3,
+            ..defaults
+        };
+        assert!(shallow.set(&deep_slack, 4).is_ok());
+        assert!(tunable("SingularDoubleMargin").unwrap().get(&defaults) == 0);
+        assert_eq!(tunable("LmrDivisor").unwrap().get(&defaults), 225);
+        assert!(tunable("Contempt").is_none());
     }
 
     #[test]

@@ -117,6 +117,9 @@ pub struct ThreadPool<G: Game> {
     features: SearchFeatures,
     /// Table size of the game's exact solver, in MiB (the `Hash` size).
     hash_mb: usize,
+    /// Tuning build only: the search constants of every searcher.
+    #[cfg(feature = "tune")]
+    params: crate::search::SearchParams,
 }
 
 impl<G: Game> ThreadPool<G> {
@@ -136,7 +139,18 @@ impl<G: Game> ThreadPool<G> {
             move_overhead: SearchSettings::default().move_overhead,
             features: SearchFeatures::ALL,
             hash_mb,
+            #[cfg(feature = "tune")]
+            params: G::SEARCH_PARAMS,
         }
+    }
+
+    /// Tuning build only: the search constants of the following searches, on every thread
+    /// (checked by the caller with [`SearchParams::problem`](crate::search::SearchParams::problem)).
+    #[cfg(feature = "tune")]
+    pub fn set_params(&mut self, params: crate::search::SearchParams) {
+        self.wait();
+        self.params = params;
+        self.for_each_searcher(|searcher| searcher.set_params(params));
     }
 
     /// Starts searching `root` within `limits` on all threads and returns at once. The
@@ -272,6 +286,8 @@ impl<G: Game> ThreadPool<G> {
                 .helpers
                 .resize_with(self.threads - 1, || Searcher::new(Arc::clone(tt)));
         }
+        #[cfg(feature = "tune")]
+        self.set_params(self.params);
     }
 
     /// Sets the number of best lines searched and reported (MultiPV) from the next search.
@@ -350,11 +366,16 @@ impl<G: Game> ThreadPool<G> {
 
     /// New searchers for every thread (after a search thread was lost).
     fn fresh_searchers(&self) -> Searchers<G> {
+        let searcher = || {
+            #[allow(unused_mut)]
+            let mut searcher = Searcher::new(Arc::clone(&self.tt));
+            #[cfg(feature = "tune")]
+            searcher.set_params(self.params);
+            searcher
+        };
         Searchers {
-            main: Searcher::new(Arc::clone(&self.tt)),
-            helpers: (1..self.threads)
-                .map(|_| Searcher::new(Arc::clone(&self.tt)))
-                .collect(),
+            main: searcher(),
+            helpers: (1..self.threads).map(|_| searcher()).collect(),
             solver: ExactSolver::Later(self.hash_mb),
         }
     }

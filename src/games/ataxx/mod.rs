@@ -58,6 +58,7 @@ use crate::search::game::{
     EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
     SearchHooks, QUIET_HINT_LIMIT,
 };
+use crate::search::SearchParams;
 
 /// Ataxx in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -809,6 +810,11 @@ impl Rules for Ataxx {
     }
 }
 
+/// Ataxx's search constants: chess's defaults so far (margins set in the hand-crafted
+/// evaluation's centipawns, the clock planned for 40 moves); `scripts/spsa.py` tunes them
+/// in a tuning build (docs/tuning.md).
+pub const ATAXX_SEARCH_PARAMS: SearchParams = SearchParams::DEFAULT;
+
 impl SearchHooks for Ataxx {
     /// The stone difference from the side to move's view, plus a share of what the side
     /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
@@ -845,6 +851,8 @@ impl SearchHooks for Ataxx {
     }
 
     const HISTORY_SIZE: usize = 2 * 64 * 64;
+
+    const SEARCH_PARAMS: SearchParams = ATAXX_SEARCH_PARAMS;
 
     fn history_index(&self, mv: AtaxxMove) -> usize {
         self.side.index() * 64 * 64 + usize::from(Self::encode_move(mv))

@@ -66,7 +66,7 @@ impl<G: Game> Searcher<G> {
         previous: Option<Score>,
     ) -> Option<Score> {
         let depth_i = depth as i32;
-        let params = G::SEARCH_PARAMS;
+        let params = *self.params();
         let centre = match previous {
             Some(score) if depth >= params.aspiration_min_depth && !is_mate(score) => score,
             _ => return self.negamax(game, depth_i, 0, -INFINITY, INFINITY, NodeKind::Pv),

@@ -45,7 +45,7 @@ use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, MAX_MOVES};
 use super::limits::{Deadlines, IterationProgress};
 use super::ordering::OrderingTables;
-use super::params::CHECK_INTERVAL;
+use super::params::{SearchParams, CHECK_INTERVAL};
 use super::pool::SharedIterations;
 use super::reductions::LateMoveReductions;
 use super::score::{outcome_score, Score, MAX_PLY};
@@ -297,6 +297,10 @@ pub struct Searcher<G: Game> {
     correction: CorrectionHistory,
     /// The move each ply of the current line leaves out (singular extension searches).
     excluded: Vec<Option<u16>>,
+    /// The search constants a tuning build's options set (`Searcher::set_params`); other
+    /// builds search with the game's own, `G::SEARCH_PARAMS`.
+    #[cfg(feature = "tune")]
+    params: SearchParams,
 }
 
 impl<G: Game> Searcher<G> {
@@ -322,6 +326,29 @@ impl<G: Game> Searcher<G> {
             reductions: LateMoveReductions::new(&G::SEARCH_PARAMS),
             correction: CorrectionHistory::new(),
             excluded: vec![None; MAX_PLY + 1],
+            #[cfg(feature = "tune")]
+            params: G::SEARCH_PARAMS,
+        }
+    }
+
+    /// The constants of the following searches: the game's own (`G::SEARCH_PARAMS`),
+    /// unless a tuning build (cargo feature `tune`) set others with `Searcher::set_params`.
+    /// Other builds read the game's constants directly, so nothing of theirs changes.
+    #[inline(always)]
+    fn params(&self) -> &SearchParams {
+        #[cfg(feature = "tune")]
+        return &self.params;
+        #[cfg(not(feature = "tune"))]
+        &G::SEARCH_PARAMS
+    }
+
+    /// Tuning build only: sets the constants of the following searches (checked by the
+    /// caller with [`SearchParams::problem`]).
+    #[cfg(feature = "tune")]
+    pub fn set_params(&mut self, params: SearchParams) {
+        if params != self.params {
+            self.params = params;
+            self.reductions = LateMoveReductions::new(&params);
         }
     }
 

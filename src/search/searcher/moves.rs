@@ -139,7 +139,7 @@ impl<G: Game> Searcher<G> {
         let mut quiets_seen = 0;
         // Step 11a. What futility, late move and history pruning may skip at this node.
         let on = self.state.pruning.futility && !node.pv_node() && ply > 0 && !node.in_check;
-        let pruning = QuietPruning::new(on, node.depth, alpha, static_eval, &G::SEARCH_PARAMS);
+        let pruning = QuietPruning::new(on, node.depth, alpha, static_eval, self.params());
         let context = self.context(ply);
         let uses_history = self.state.pruning.late_move_reductions || on;
         while let Some(mv) = picker.next_move(&*game, &self.tables) {

@@ -151,7 +151,7 @@ impl<G: Game> Searcher<G> {
     fn reduces_internally(&self, node: &Node, tt_move: Option<u16>) -> bool {
         self.state.pruning.internal_reductions
             && node.ply > 0
-            && node.depth >= G::SEARCH_PARAMS.iir_depth
+            && node.depth >= self.params().iir_depth
             && node.kind != NodeKind::All
             && tt_move.is_none()
     }
@@ -174,7 +174,7 @@ impl<G: Game> Searcher<G> {
         let Some(hit) = hit.filter(|hit| {
             hit.move_code.is_some()
                 && hit.bound != Bound::Upper
-                && i32::from(hit.depth) >= node.depth - G::SEARCH_PARAMS.singular_entry_slack
+                && i32::from(hit.depth) >= node.depth - self.params().singular_entry_slack
                 && hit.score.abs() < MATE_BOUND
         }) else {
             return Some(ControlFlow::Continue(0));
@@ -182,12 +182,12 @@ impl<G: Game> Searcher<G> {
         let applies = self.state.pruning.singular_extensions
             && node.ply > 0
             && node.excluded.is_none()
-            && node.depth >= G::SEARCH_PARAMS.singular_depth
+            && node.depth >= self.params().singular_depth
             && node.ply < 2 * self.state.root_depth as usize;
         if !applies {
             return Some(ControlFlow::Continue(0));
         }
-        let singular_beta = hit.score - G::SEARCH_PARAMS.singular_margin * node.depth;
+        let singular_beta = hit.score - self.params().singular_margin * node.depth;
         let kind = if node.kind == NodeKind::Cut {
             NodeKind::Cut
         } else {
@@ -204,7 +204,8 @@ impl<G: Game> Searcher<G> {
         );
         self.excluded[node.ply] = None;
         let score = result?;
-        let double_margin = G::SEARCH_PARAMS
+        let double_margin = self
+            .params()
             .singular_double_margin
             .filter(|_| !node.pv_node());
         Some(singular_verdict(

@@ -12,7 +12,7 @@ impl<G: Game> Searcher<G> {
     /// above beta that no quiet line is likely to bring the score back below it.
     pub(super) fn reverse_futility(&self, node: &Node, static_eval: StaticEval) -> Option<Score> {
         let eval = static_eval.refined?;
-        let params = G::SEARCH_PARAMS;
+        let params = *self.params();
         let margin =
             params.reverse_futility_margin * (node.depth - Score::from(static_eval.improving));
         let prunes = self.state.pruning.reverse_futility
@@ -50,7 +50,7 @@ impl<G: Game> Searcher<G> {
         if !tries {
             return Some(None);
         }
-        let params = G::SEARCH_PARAMS;
+        let params = *self.params();
         let reduction = params.null_move_base
             + node.depth / params.null_move_depth_divisor
             + ((eval - beta) / params.null_move_eval_divisor).min(params.null_move_eval_plies);
@@ -92,7 +92,7 @@ impl<G: Game> Searcher<G> {
         quiet: bool,
         noisy: bool,
     ) -> bool {
-        let params = G::SEARCH_PARAMS;
+        let params = *self.params();
         if !self.state.pruning.exchange_pruning
             || node.ply == 0
             || node.depth > params.exchange_pruning_depth

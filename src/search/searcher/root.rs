@@ -66,6 +66,7 @@ impl<G: Game> Searcher<G> {
 
     /// Step 1 of [`Searcher::run`]: resets the per-search state.
     fn begin(&mut self, root: &G, limits: &Limits) {
+        let planned_moves = self.params().planned_moves;
         let state = &mut self.state;
         state.started = Instant::now();
         state.nodes = 0;
@@ -78,7 +79,12 @@ impl<G: Game> Searcher<G> {
         state.root_move_nodes.clear();
         state.null_move_min_ply = 0;
         let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
-        state.deadlines = deadlines(limits, self.settings.move_overhead, moves_left);
+        state.deadlines = deadlines(
+            limits,
+            self.settings.move_overhead,
+            moves_left,
+            planned_moves,
+        );
         state.pruning = self.settings.features.pruning_of(root);
         self.tables.new_search();
         self.links.tt.new_search();

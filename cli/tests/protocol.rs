@@ -772,7 +772,7 @@ fn a_tuning_build_offers_the_search_constants_and_keeps_the_last_good_ones() {
     let mut engine = Engine::game("ataxx");
     engine.send("uai");
     let lines = engine.read_until("uaiok", TIMEOUT);
-    let margin = "option name FutilityMargin type spin default 90 min 10 max 400";
+    let margin = "option name FutilityMargin type spin default 101 min 10 max 400";
     assert!(lines.iter().any(|l| l == margin), "{lines:?}");
     engine.send("setoption name FutilityMargin value 5");
     assert!(engine
@@ -783,7 +783,7 @@ fn a_tuning_build_offers_the_search_constants_and_keeps_the_last_good_ones() {
     // A refused value keeps the constants; an accepted one changes the search.
     let refused = ataxx_depth7_nodes(&["setoption name NullMoveBase value 0"]);
     assert_eq!(refused, defaults);
-    let as_default = ataxx_depth7_nodes(&["setoption name LmrBase value 75"]);
+    let as_default = ataxx_depth7_nodes(&["setoption name LmrBase value 31"]);
     assert_eq!(as_default, defaults);
     let fewer = ataxx_depth7_nodes(&["setoption name LmrBase value 200"]);
     assert_ne!(fewer, defaults);

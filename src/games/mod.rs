@@ -229,7 +229,7 @@ mod tests {
             "gomoku20: quiescence null-move lmr reverse-futility check-extensions iir plies-bound",
             "gomoku-standard: quiescence null-move lmr reverse-futility check-extensions iir \
              plies-bound",
-            "ataxx: net null-move lmr reverse-futility futility singular iir",
+            "ataxx: net own-params null-move lmr reverse-futility futility singular iir",
         ];
         let found: Vec<String> = all()
             .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))

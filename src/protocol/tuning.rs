@@ -95,13 +95,13 @@ mod tests {
         let ataxx = games::find("ataxx").unwrap();
         let lines = option_lines(ataxx);
         assert_eq!(lines.len(), TUNABLES.len());
-        let window = "option name AspirationWindow type spin default 30 min 5 max 400";
+        let window = "option name AspirationWindow type spin default 41 min 5 max 400";
         assert!(lines.contains(&window.to_string()), "{lines:?}");
         let chess = option_lines(games::find("chess").unwrap());
         let null_move = "option name NullMoveEvalDivisor type spin default 150 min 20 max 1000";
         assert!(chess.contains(&null_move.to_string()));
         let spsa = openbench_lines(ataxx);
-        assert!(spsa.contains(&"LmrDivisor, int, 225, 50, 600, 15, 0.002".to_string()));
+        assert!(spsa.contains(&"LmrDivisor, int, 198, 50, 600, 15, 0.002".to_string()));
     }
 
     #[test]

@@ -300,7 +300,7 @@ struct Undo {
     halfmoves: u32,
 }
 
-/// How Ataxx is evaluated: the hand-crafted evaluation, or an `Ataxx147` net.
+/// How Ataxx is evaluated: the hand-crafted evaluation, or a net of one of its feature sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtaxxVariant {
     /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.

@@ -11,7 +11,9 @@
 //! per perspective, the most features active at once) and computes, per position, the
 //! active features of each perspective (perspective 0 is the first player, 1 the second),
 //! and per move the features it adds and removes ([`accumulator::Delta`]). The side to
-//! move's accumulator goes first into the output layer.
+//! move's accumulator goes first into the output layer. A set may be made of patterns
+//! ([`pattern`]): one input per state of each small window of cells (every 2x2 square,
+//! say), the windows given by the game as a table, updated window by window.
 //!
 //! # Output buckets
 //!
@@ -57,6 +59,7 @@
 //! with bullet's integer divisions; `w` and `bias` those of the position's bucket.
 
 pub mod accumulator;
+pub mod pattern;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -64,6 +67,7 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 pub use accumulator::{Delta, NnueState};
+pub use pattern::Patterns;
 
 /// A net built into the binary (`bytes`, of one of the game's feature sets `accepted`),
 /// parsed once into `cell`, then shared by every position and thread; `None` only if the

@@ -65,7 +65,8 @@ pub struct TrainSettings {
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
     /// The inputs, by name (chess: `Chess768`, `Chess768Mirrored`,
-    /// `ChessBuckets4Mirrored`); the game's default set when not given.
+    /// `ChessBuckets4Mirrored`; Ataxx: `Ataxx147`, `Ataxx2x2`, `Ataxx2x2Plus147`); the
+    /// game's default set when not given.
     #[arg(long = "features", value_name = "NAME")]
     pub feature_set: Option<String>,
     /// Output buckets B (1 to 8): B output heads, each position evaluated by the head of

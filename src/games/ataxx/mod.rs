@@ -301,7 +301,7 @@ struct Undo {
     halfmoves: u32,
 }
 
-/// How Ataxx is evaluated: the hand-crafted evaluation, or an `Ataxx147` net.
+/// How Ataxx is evaluated: the hand-crafted evaluation, or a net of one of its feature sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtaxxVariant {
     /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.
@@ -334,7 +334,7 @@ impl AtaxxVariant {
                 .clone()
                 .downcast::<crate::nnue::Network>()
                 .ok()
-                .filter(|net| *net.features() == nnue::ATAXX147),
+                .filter(|net| nnue::FEATURE_SETS.contains(net.features())),
         };
         AtaxxVariant { net }
     }
@@ -436,8 +436,8 @@ impl Ataxx {
         let net = self.nnue.as_ref()?.network();
         let us = self.side.index();
         Some(net.evaluate_features(
-            nnue::active(self.stones, self.gaps, us),
-            nnue::active(self.stones, self.gaps, 1 - us),
+            nnue::active(net.features(), self.stones, self.gaps, us),
+            nnue::active(net.features(), self.stones, self.gaps, 1 - us),
             nnue::output_bucket(self.stones, net.buckets()),
         ))
     }
@@ -691,12 +691,14 @@ impl Rules for Ataxx {
         }
         self.key ^= KEYS.side;
         if let Some(state) = &mut self.nnue {
-            state.push(if mv.is_pass() {
+            let delta = if mv.is_pass() {
                 crate::nnue::Delta::default()
             } else {
                 let from = mv.is_double().then_some(usize::from(mv.from));
-                nnue::delta(us, usize::from(mv.to), from, captured)
-            });
+                let set = state.network().features();
+                nnue::delta(set, self.stones, us, (usize::from(mv.to), from), captured)
+            };
+            state.push(delta);
         }
         if !mv.is_pass() {
             let to = usize::from(mv.to);

@@ -1,20 +1,33 @@
-//! Ataxx's NNUE inputs, `Ataxx147`, for the generic network of [`crate::nnue`].
+//! Ataxx's NNUE inputs for the generic network of [`crate::nnue`]: `Ataxx147` (one input
+//! per square and state), `Ataxx2x2` (one per state of each 2x2 window of the board) and
+//! their union `Ataxx2x2Plus147`.
 //!
 //! # Inputs
 //!
-//! Three planes of 49 squares per perspective, as bullet's `Ataxx147` lays them out: the
-//! perspective's own stones (`square`), the other side's stones (`49 + square`) and the
-//! gaps (`98 + square`), with `square = 7 * rank + file` (`a1` is 0) and no mirroring.
+//! `Ataxx147`: three planes of 49 squares per perspective, as bullet's `Ataxx147` lays them
+//! out: the perspective's own stones (`square`), the other side's stones (`49 + square`) and
+//! the gaps (`98 + square`), with `square = 7 * rank + file` (`a1` is 0) and no mirroring.
 //! Perspective 0 is `x`'s, 1 is `o`'s; the side to move's accumulator goes first into the
 //! output layer, so a bullet `AtaxxBoard` record (stones relative to the side to move) maps
 //! its side to move's stones to plane 0 of the first accumulator and plane 1 of the other.
+//!
+//! `Ataxx2x2`: the 36 2x2 windows of the board ([`WINDOWS_2X2`], window `w` has its lower
+//! left cell on rank `w / 6`, file `w % 6`, its cells in the order a1, b1, a2, b2 of that
+//! square), 3 states a cell from a perspective (0 empty or gap, 1 own stone, 2 the other
+//! side's): input `81 · w + Σ state_i · 3^i`, 2,916 inputs, 36 active in each perspective
+//! ([`crate::nnue::pattern`]). Gaps read as empty: they never change during a game, so the
+//! union set, `Ataxx2x2Plus147`, adds `Ataxx147`'s inputs after the patterns' (`2916 +
+//! feature`), gap planes included.
 //!
 //! # Incremental changes
 //!
 //! A single adds the mover's stone on its destination; a double also removes it from its
 //! origin; each captured stone (at most 8) is removed from the other side's plane and added
-//! to the mover's. A pass changes nothing. So a move adds at most 9 features and removes at
-//! most 9 in each perspective: [`AtaxxNnue`] holds them without refreshing.
+//! to the mover's. A pass changes nothing. So a move adds at most 9 `Ataxx147` features and
+//! removes at most 9 in each perspective. In the pattern sets it changes the windows that
+//! hold one of these cells: those around the destination's 3x3 square (at most 16) and the
+//! origin's (4), so at most 20 added and 20 removed, 29 with the union's per-square inputs
+//! ([`MAX_CHANGES`]): [`AtaxxNnue`] holds them without refreshing.
 //!
 //! # Output buckets
 //!
@@ -23,16 +36,19 @@
 //!
 //! # Net files
 //!
-//! Version-2 tagged files of feature set id 1 with 147 inputs (`cutoff train --game ataxx`
-//! writes them); a chess net, or a net of another size, is refused with an error that says
-//! what it is. `nets/ataxx.nnue` is built into the binary ([`embedded`]) and evaluates
-//! Ataxx unless `EvalFile` names another net or `UseNNUE` is off (its provenance is in
+//! Version-2 (or, with buckets, version-3) tagged files of feature set id 1 (147 inputs),
+//! 4 (2,916) or 5 (3,063) (`cutoff train --game ataxx [--features NAME]` writes them); a
+//! chess net, or a net of another size, is refused with an error that says what it is.
+//! `nets/ataxx.nnue` is built into the binary ([`embedded`]) and evaluates Ataxx unless
+//! `EvalFile` names another net or `UseNNUE` is off (its provenance is in
 //! `nets/README.md`).
 
 use std::sync::{Arc, OnceLock};
 
+use arrayvec::ArrayVec;
+
 use crate::games::{EvalNet, NetSupport};
-use crate::nnue::{Delta, FeatureSet, Network, NnueState};
+use crate::nnue::{Delta, FeatureSet, Network, NnueState, Patterns};
 
 /// Squares on the board.
 pub const CELLS: usize = 49;
@@ -46,12 +62,72 @@ pub const ATAXX147: FeatureSet = FeatureSet {
     factor: 0,
 };
 
+/// The 36 2x2 windows of the board, 3 states a cell (empty or gap, own, other).
+pub const WINDOWS_2X2: Patterns<4, 36> = Patterns::rectangles((7, 7), (2, 2), 3);
+
+/// The inputs of the 2x2 patterns: 36 windows of 3^4 states.
+pub const PATTERN_INPUTS: usize = WINDOWS_2X2.inputs();
+
+/// One input per state of each 2x2 window.
+pub const ATAXX2X2: FeatureSet = FeatureSet {
+    id: 4,
+    name: "Ataxx2x2",
+    inputs: PATTERN_INPUTS,
+    max_active: 36,
+    factor: 0,
+};
+
+/// `Ataxx2x2`'s inputs, then `Ataxx147`'s.
+pub const ATAXX2X2_PLUS147: FeatureSet = FeatureSet {
+    id: 5,
+    name: "Ataxx2x2Plus147",
+    inputs: PATTERN_INPUTS + 3 * CELLS,
+    max_active: 36 + CELLS,
+    factor: 0,
+};
+
+/// Every feature set an Ataxx net may have, the default (`Ataxx147`) first.
+pub const FEATURE_SETS: [FeatureSet; 3] = [ATAXX147, ATAXX2X2, ATAXX2X2_PLUS147];
+
+/// The most features active at once in a perspective, in any of [`FEATURE_SETS`].
+pub const MAX_ACTIVE: usize = 36 + CELLS;
+
 /// The most features one move adds (or removes) in a perspective: the destination (or the
-/// origin of a double) and 8 captured stones.
-pub const MAX_CHANGES: usize = 9;
+/// origin of a double) and 8 captured stones in the per-square inputs, the 20 windows
+/// around them in the patterns.
+pub const MAX_CHANGES: usize = 29;
 
 /// The accumulators of an Ataxx game.
 pub type AtaxxNnue = NnueState<MAX_CHANGES>;
+
+/// What a feature set is made of: 2x2 patterns (at input 0) and per-square inputs (at an
+/// offset).
+#[derive(Clone, Copy)]
+struct Parts {
+    /// Whether the 2x2 patterns are inputs `0..PATTERN_INPUTS`.
+    patterns: bool,
+    /// Where `Ataxx147`'s inputs start, if the set has them.
+    per_square: Option<usize>,
+}
+
+/// The parts of one of [`FEATURE_SETS`] (any other reads as `Ataxx147`).
+#[inline]
+fn parts(set: &FeatureSet) -> Parts {
+    match set.id {
+        4 => Parts {
+            patterns: true,
+            per_square: None,
+        },
+        5 => Parts {
+            patterns: true,
+            per_square: Some(PATTERN_INPUTS),
+        },
+        _ => Parts {
+            patterns: false,
+            per_square: Some(0),
+        },
+    }
+}
 
 /// The feature of a stone of `owner` (0 `x`, 1 `o`) on `square` seen from `perspective`.
 #[inline]
@@ -65,6 +141,15 @@ pub fn gap_feature(square: usize) -> usize {
     2 * CELLS + square
 }
 
+/// The state of `cell` in a 2x2 pattern seen from `perspective` on a board with `stones`
+/// (`x`'s, `o`'s): 0 empty or gap, 1 own stone, 2 the other side's.
+#[inline]
+pub fn cell_state(stones: [u64; 2], perspective: usize, cell: usize) -> usize {
+    let own = (stones[perspective] >> cell) & 1;
+    let other = (stones[1 - perspective] >> cell) & 1;
+    (own | other << 1) as usize
+}
+
 /// The squares of a bitboard.
 fn squares(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -76,31 +161,77 @@ fn squares(mut bits: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The active features from `perspective` of a board with `stones` (`x`'s, `o`'s) and
-/// `gaps`.
-pub fn active(stones: [u64; 2], gaps: u64, perspective: usize) -> impl Iterator<Item = usize> {
+/// The active `Ataxx147` features from `perspective` of a board with `stones` (`x`'s,
+/// `o`'s) and `gaps`.
+pub fn active147(stones: [u64; 2], gaps: u64, perspective: usize) -> impl Iterator<Item = usize> {
     let own = squares(stones[perspective]);
     let other = squares(stones[1 - perspective]).map(|sq| CELLS + sq);
     own.chain(other).chain(squares(gaps).map(gap_feature))
 }
 
-/// The accumulators of a position computed afresh.
-pub fn new_state(net: Arc<Network>, stones: [u64; 2], gaps: u64) -> AtaxxNnue {
-    NnueState::new(net, |perspective| active(stones, gaps, perspective))
+/// The active features of `set` (one of [`FEATURE_SETS`]) from `perspective` of a board
+/// with `stones` (`x`'s, `o`'s) and `gaps`: the patterns' in window order, then the
+/// per-square ones.
+pub fn active(
+    set: &FeatureSet,
+    stones: [u64; 2],
+    gaps: u64,
+    perspective: usize,
+) -> ArrayVec<usize, MAX_ACTIVE> {
+    let parts = parts(set);
+    let mut features = ArrayVec::new();
+    if parts.patterns {
+        features.extend(WINDOWS_2X2.active(0, |cell| cell_state(stones, perspective, cell)));
+    }
+    if let Some(offset) = parts.per_square {
+        features.extend(active147(stones, gaps, perspective).map(|f| offset + f));
+    }
+    features
 }
 
-/// What a move of `mover` changes: a stone placed on `to`, one lifted from `from` for a
-/// double, the `captured` stones turned.
-pub fn delta(mover: usize, to: usize, from: Option<usize>, captured: u64) -> Delta<MAX_CHANGES> {
-    let both = |owner, square| [0, 1].map(|p| stone_feature(p, owner, square) as u16);
+/// The accumulators of a position computed afresh.
+pub fn new_state(net: Arc<Network>, stones: [u64; 2], gaps: u64) -> AtaxxNnue {
+    let set = *net.features();
+    NnueState::new(net, |perspective| active(&set, stones, gaps, perspective))
+}
+
+/// What a move of `mover` on a board of `stones` (before the move) changes in the
+/// inputs of `set`: a stone placed on `to`, one lifted from `from` for a double, the
+/// `captured` stones turned.
+pub fn delta(
+    set: &FeatureSet,
+    stones: [u64; 2],
+    mover: usize,
+    (to, from): (usize, Option<usize>),
+    captured: u64,
+) -> Delta<MAX_CHANGES> {
+    let parts = parts(set);
     let mut delta = Delta::default();
-    delta.added.push(both(mover, to));
-    if let Some(from) = from {
-        delta.removed.push(both(mover, from));
+    if let Some(offset) = parts.per_square {
+        let both =
+            |owner, square| [0, 1].map(|p| (offset + stone_feature(p, owner, square)) as u16);
+        delta.added.push(both(mover, to));
+        if let Some(from) = from {
+            delta.removed.push(both(mover, from));
+        }
+        for square in squares(captured) {
+            delta.removed.push(both(1 - mover, square));
+            delta.added.push(both(mover, square));
+        }
     }
-    for square in squares(captured) {
-        delta.removed.push(both(1 - mover, square));
-        delta.added.push(both(mover, square));
+    if parts.patterns {
+        let lifted = from.map_or(0, |from| 1u64 << from);
+        let mut after = stones;
+        after[mover] = (after[mover] | 1 << to | captured) & !lifted;
+        after[1 - mover] &= !captured;
+        let changed = WINDOWS_2X2.windows_of(1 << to | captured | lifted);
+        WINDOWS_2X2.push_changes(
+            changed,
+            0,
+            |p, cell| cell_state(stones, p, cell),
+            |p, cell| cell_state(after, p, cell),
+            &mut delta,
+        );
     }
     delta
 }
@@ -118,23 +249,23 @@ pub fn output_bucket(stones: [u64; 2], buckets: usize) -> usize {
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
 
 /// The Ataxx net embedded in the binary, parsed once, then shared by every position and
-/// thread; `None` only if the file built in is not a valid `Ataxx147` net (a unit test
+/// thread; `None` only if the file built in is not a valid net of one of [`FEATURE_SETS`] (a unit test
 /// rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &[ATAXX147])
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &FEATURE_SETS)
 }
 
-/// How Ataxx takes a network in the registry: `EvalFile` loads an `Ataxx147` net; the
-/// built-in one is [`embedded`].
+/// How Ataxx takes a network in the registry: `EvalFile` loads a net of one of
+/// [`FEATURE_SETS`]; the built-in one is [`embedded`].
 pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
-        Network::load_for(path, &ATAXX147)
+        Network::load_among(path, &FEATURE_SETS)
             .map(|net| Arc::new(net) as EvalNet)
             .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
-    features: &[ATAXX147],
+    features: &FEATURE_SETS,
 };
 
 #[cfg(test)]
@@ -165,8 +296,9 @@ mod tests {
         let net = state.network();
         let mut fresh = vec![0; 2 * net.hidden()];
         let (first, second) = fresh.split_at_mut(net.hidden());
-        net.refresh_from(first, active(game.stones, game.gaps, 0));
-        net.refresh_from(second, active(game.stones, game.gaps, 1));
+        let set = net.features();
+        net.refresh_from(first, active(set, game.stones, game.gaps, 0));
+        net.refresh_from(second, active(set, game.stones, game.gaps, 1));
         assert_eq!(
             state.current(),
             Some(&fresh[..]),
@@ -252,6 +384,56 @@ mod tests {
     }
 
     #[test]
+    fn pattern_accumulators_match_a_full_refresh() {
+        for (set, hidden, buckets, seed) in [
+            (ATAXX2X2, 8, 1, 4),
+            (ATAXX2X2_PLUS147, 8, 1, 5),
+            (ATAXX2X2_PLUS147, 4, 3, 6),
+        ] {
+            let net = random_bucketed_network(set, hidden, buckets, Activation::SCReLU, seed);
+            let seen = random_games(Arc::new(net), seed);
+            assert!(
+                seen.iter().all(|&n| n > 0),
+                "passes, doubles, captures: {seen:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+
+        /// Random games of every feature set (the seed picks the moves): the incremental
+        /// accumulators always equal a refresh.
+        #[test]
+        fn incremental_equals_refresh_on_random_games(seed in 0u64..1 << 40, which in 0usize..3) {
+            let net = random_network(FEATURE_SETS[which], 4, Activation::SCReLU, seed);
+            random_games(Arc::new(net), seed);
+        }
+    }
+
+    #[test]
+    fn pattern_features_are_the_window_states() {
+        // x on a1 and b2, o on b1, a gap on a2: window 0 (a1, b1, a2, b2) from x's side is
+        // own, other, empty, own: 1 + 2·3 + 0·9 + 1·27; from o's: 2 + 1·3 + 2·27.
+        let stones = [1 | 1 << 8, 1 << 1];
+        let gaps = 1 << 7;
+        let x = active(&ATAXX2X2, stones, gaps, 0);
+        let o = active(&ATAXX2X2, stones, gaps, 1);
+        assert_eq!((x.len(), o.len()), (36, 36));
+        assert_eq!((x[0], o[0]), (1 + 6 + 27, 2 + 3 + 54));
+        // Window 1 (b1, c1, b2, c2): other, empty, own, empty from x's side.
+        assert_eq!(x[1], 81 + 2 + 9);
+        // Window 35 (f6, g6, f7, g7) is empty.
+        assert_eq!(x[35], 35 * 81);
+        let union = active(&ATAXX2X2_PLUS147, stones, gaps, 0);
+        assert_eq!(&union[..36], &x[..]);
+        let per_square: Vec<usize> = active147(stones, gaps, 0).map(|f| 2916 + f).collect();
+        assert_eq!(&union[36..], &per_square[..]);
+        assert!(FEATURE_SETS.iter().all(|set| set.inputs <= 3063));
+        assert_eq!(ATAXX2X2_PLUS147.inputs, 3063);
+    }
+
+    #[test]
     fn output_buckets_count_the_stones() {
         let start = Ataxx::from_fen(&AtaxxVariant::default(), FENS[0]).expect("test FEN");
         // 4 stones: bucket 0 of 4 (13 stones a bucket); a full board: the last.
@@ -296,6 +478,19 @@ mod tests {
             }
         ));
         assert!(error.to_string().contains("(147 -> N)x2 -> 1"), "{error}");
+        // Pattern nets load as themselves; a net of a set that is no Ataxx one is refused.
+        for set in [ATAXX2X2, ATAXX2X2_PLUS147] {
+            let net = random_network(set, 8, Activation::SCReLU, 8);
+            let loaded = Network::from_bytes_among(&net.to_bytes(), &FEATURE_SETS);
+            assert_eq!(loaded.as_ref().map(|n| *n.features()), Ok(set));
+            let error = Network::from_bytes_for(&net.to_bytes(), &ATAXX147).unwrap_err();
+            let error = crate::games::net_error(&error);
+            let expected = format!("this is a net for {} (ataxx, {} inputs), expected one for Ataxx147 (ataxx, 147 inputs)", set.name, set.inputs);
+            assert_eq!(error, expected);
+        }
+        let bytes = random_network(chess, 16, Activation::SCReLU, 6).to_bytes();
+        let error = Network::from_bytes_among(&bytes, &FEATURE_SETS).unwrap_err();
+        assert!(crate::games::net_error(&error).contains("expected one for Ataxx147"));
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! Training the Ataxx evaluation: Ataxx's self-play ([`datagen`]: bullet `AtaxxBoard`
-//! records) and its [`TrainingSupport`]: `Ataxx147` inputs, records decoded as bulletformat
-//! writes them ([`decode_records`]), and their features ([`record_features`]).
+//! records) and its [`TrainingSupport`]: `Ataxx147` inputs (or the 2x2 patterns of
+//! `Ataxx2x2` and `Ataxx2x2Plus147`, `--features`), records decoded as bulletformat writes
+//! them ([`decode_records`]), and their features ([`record_features`],
+//! [`set_features`]).
 
 pub mod datagen;
 
 use bulletformat::AtaxxBoard;
-use cutoff::games::ataxx::nnue::{gap_feature, output_bucket, ATAXX147, CELLS};
+use cutoff::games::ataxx::nnue::{
+    active, gap_feature, output_bucket, ATAXX147, CELLS, FEATURE_SETS,
+};
 use cutoff::games::ataxx::Ataxx;
 use cutoff::nnue::FeatureSet;
 
@@ -13,7 +17,8 @@ use crate::selfplay::DataFormat;
 use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
-/// How Ataxx trains its net: `Ataxx147` inputs, bullet `AtaxxBoard` records only.
+/// How Ataxx trains its net: `Ataxx147` inputs by default (any of the engine's
+/// [`FEATURE_SETS`] by `--features`), bullet `AtaxxBoard` records only.
 impl TrainingSupport for Ataxx {
     type Record = AtaxxBoard;
     const RECORD_BYTES: usize = 32;
@@ -26,9 +31,15 @@ impl TrainingSupport for Ataxx {
 
 impl TrainingRecord for AtaxxBoard {
     const FEATURES: FeatureSet = ATAXX147;
+    const FEATURE_SETS: &'static [FeatureSet] = &FEATURE_SETS;
 
-    fn features(&self, _set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
-        record_features(self)
+    fn features(&self, set: &FeatureSet) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let pairs = (set.id != ATAXX147.id).then(|| set_features(self, set));
+        let per_square = pairs.is_none().then(|| record_features(self));
+        pairs
+            .into_iter()
+            .flatten()
+            .chain(per_square.into_iter().flatten())
     }
 
     fn output_bucket(&self, buckets: usize) -> usize {
@@ -57,6 +68,19 @@ pub fn record_features(record: &AtaxxBoard) -> impl Iterator<Item = (usize, usiz
             _ => (gap_feature(square), gap_feature(square)),
         }
     })
+}
+
+/// The (side to move, other side) feature pairs of a bullet record in `set` (one of the
+/// engine's [`FEATURE_SETS`]), computed by the engine's [`active`]: the side to move is
+/// perspective 0, so the pairs follow the engine's order (windows, then squares).
+pub fn set_features(
+    record: &AtaxxBoard,
+    set: &FeatureSet,
+) -> impl Iterator<Item = (usize, usize)> + use<> {
+    let [ours, theirs, gaps] = record.bbs();
+    let us = active(set, [ours, theirs], gaps, 0);
+    let them = active(set, [ours, theirs], gaps, 1);
+    us.into_iter().zip(them)
 }
 
 /// Decodes bullet `AtaxxBoard` records (32 bytes each, as bulletformat writes them: the
@@ -95,9 +119,10 @@ mod tests {
     use super::*;
     use crate::trainer::testing::random_records;
     use crate::trainer::{mean_loss, train, TrainSettings};
-    use cutoff::games::ataxx::nnue::active;
+    use cutoff::games::ataxx::nnue::ATAXX2X2_PLUS147;
     use cutoff::games::ataxx::AtaxxVariant;
     use cutoff::nnue::{random_bucketed_network, Activation, Network};
+    use cutoff::search::SearchHooks;
     use cutoff::search::{Player, Rules};
 
     /// Positions with gaps, crowded boards (captures of many stones), and one where a side
@@ -125,8 +150,8 @@ mod tests {
             assert_eq!(record.output_bucket(4), bucket, "{fen}");
             buckets.push(bucket);
             let expected = net.evaluate_features(
-                active(game.stones(), game.gaps(), stm),
-                active(game.stones(), game.gaps(), 1 - stm),
+                active(&ATAXX147, game.stones(), game.gaps(), stm),
+                active(&ATAXX147, game.stones(), game.gaps(), 1 - stm),
                 bucket,
             );
             assert_eq!(net.evaluate_features(us, them, bucket), expected, "{fen}");
@@ -136,6 +161,39 @@ mod tests {
         assert_eq!(output_bucket([u64::MAX >> 15, 0], 4), 3);
         assert_eq!(output_bucket([0b1111, 0], 1), 0);
         assert!(buckets.contains(&3), "{buckets:?}");
+    }
+
+    #[test]
+    fn the_trainer_reads_every_feature_set_as_the_engine_does() {
+        for set in FEATURE_SETS {
+            let net = random_bucketed_network(set, 8, 2, Activation::SCReLU, 4);
+            for fen in FENS {
+                let game = Ataxx::from_fen(&AtaxxVariant::default(), fen).expect("test FEN");
+                let record: AtaxxBoard = format!("{fen} | 0 | 0.5").parse().unwrap();
+                let (us, them): (Vec<usize>, Vec<usize>) = record.features(&set).unzip();
+                let stm = game.side_to_move().index();
+                let mut engine =
+                    [stm, 1 - stm].map(|p| active(&set, game.stones(), game.gaps(), p).to_vec());
+                let mut trainer = [us, them];
+                for list in engine.iter_mut().chain(&mut trainer) {
+                    list.sort_unstable();
+                }
+                assert_eq!(trainer, engine, "{} {fen}", set.name);
+                let bucket = output_bucket(game.stones(), 2);
+                // The engine's incremental evaluation agrees (the net built into a game).
+                let variant = AtaxxVariant {
+                    net: Some(std::sync::Arc::new(net.clone())),
+                };
+                let mut played = Ataxx::from_fen(&variant, fen).expect("test FEN");
+                let (us, them): (Vec<usize>, Vec<usize>) = record.features(&set).unzip();
+                assert_eq!(
+                    played.evaluate_mut(),
+                    net.evaluate_features(us, them, bucket),
+                    "{} {fen}",
+                    set.name
+                );
+            }
+        }
     }
 
     /// Positions of random games from the start and gapped boards, labelled with the
@@ -210,5 +268,32 @@ mod tests {
             assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
         }
         assert!(mean_loss(&result.net, &records, &settings).is_finite());
+    }
+
+    #[test]
+    fn the_trainer_lowers_the_loss_with_pattern_inputs() {
+        let records = synthetic(3000, 10);
+        let settings = TrainSettings {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            threads: 1,
+            validation: 0.1,
+            feature_set: Some("ataxx2x2plus147".to_string()),
+            ..TrainSettings::default()
+        };
+        let result = train(&records, &settings, |_| {}).expect("training runs");
+        let last = result.epochs.last().expect("an epoch").validation_loss;
+        assert!(last < 0.7 * result.initial_validation_loss);
+        let net = result.net.quantise();
+        let back = Network::from_bytes_among(&net.to_bytes(), &FEATURE_SETS).expect("loads");
+        assert_eq!(*back.features(), ATAXX2X2_PLUS147);
+        for record in &records[..20] {
+            let (us, them): (Vec<usize>, Vec<usize>) = record.features(&ATAXX2X2_PLUS147).unzip();
+            let quantised = back.evaluate_features(us, them, 0) as f32;
+            let float = result.net.evaluate_record(record);
+            assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
+        }
     }
 }

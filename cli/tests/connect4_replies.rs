@@ -109,7 +109,10 @@ fn a_book_position_is_answered_at_once() {
         assert!(elapsed < Duration::from_millis(500), "{moves}: {elapsed:?}");
         answered += 1;
     }
-    assert!(answered >= 1, "{answered} book positions");
+    assert!(
+        answered >= 7,
+        "{answered} book positions: every first move at least"
+    );
 }
 
 #[test]

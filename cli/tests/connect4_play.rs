@@ -13,9 +13,7 @@ use cutoff::games::connect4::book;
 use cutoff::games::connect4::solver::Connect4Solver;
 use cutoff::games::connect4::test_sets::parse_line;
 use cutoff::games::connect4::Connect4;
-use cutoff::search::{
-    ExactHooks, ExactSearch, Limits, MoveList, Outcome, Rules, ScoreReport, ThreadPool,
-};
+use cutoff::search::{ExactSearch, Limits, MoveList, Outcome, Rules, ScoreReport, ThreadPool};
 
 /// A small deterministic generator for the random players.
 struct XorShift(u64);
@@ -129,10 +127,7 @@ fn the_first_player_wins_against_random_and_greedy_players() {
     for reply in 1..=7 {
         let opening = format!("4{reply}");
         assert!(
-            Connect4::from_moves(&opening)
-                .expect("valid")
-                .book_move()
-                .is_some(),
+            book::lookup(&Connect4::from_moves(&opening).expect("valid")).is_some(),
             "{opening}: the first player still wins"
         );
         openings.push(opening);

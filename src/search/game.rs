@@ -413,10 +413,11 @@ pub trait ExactHooks: SearchHooks {
         let _ = (hash_mb, threads);
         None
     }
-    /// A move of the game's own opening book for this position, if it has one (Connect
-    /// Four: the first player's winning strategy, built by its solver). `go` under a clock
-    /// plays it without searching; `go depth`/`nodes` never look at it.
-    fn book_move(&self) -> Option<Self::Move> {
+    /// A move of the game's own opening book for this position, if it has one, with the
+    /// value of the position for the side to move that the move keeps (Connect Four: the
+    /// first player's winning strategy and the replies book, built by its solver). `go`
+    /// under a clock plays it without searching; `go depth`/`nodes` never look at it.
+    fn book_move(&self) -> Option<(Self::Move, Outcome)> {
         None
     }
     /// An upper bound on the plies left until the game must end (empty cells in Connect

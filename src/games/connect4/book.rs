@@ -176,7 +176,7 @@ fn winning_move(solver: &mut Connect4Solver, game: &Connect4) -> Option<u8> {
 }
 
 /// The mirror image of a position.
-fn mirrored(game: &Connect4) -> Connect4 {
+pub(super) fn mirrored(game: &Connect4) -> Connect4 {
     Connect4 {
         current: mirror(game.current),
         mask: mirror(game.mask),
@@ -347,7 +347,7 @@ fn add_replies(game: &Connect4, column: u8, next: &mut BTreeMap<u64, Connect4>) 
 }
 
 /// Where entries are appended while a book is built.
-fn partial_path(out: &Path) -> PathBuf {
+pub(super) fn partial_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
     name.push(".partial");
     PathBuf::from(name)

@@ -21,6 +21,7 @@
 //! [`Game`]: crate::search::Game
 
 pub mod book;
+pub mod replies;
 pub mod solver;
 pub mod test_sets;
 
@@ -526,9 +527,13 @@ impl ExactHooks for Connect4 {
         Some(CELLS - self.moves)
     }
 
-    /// The first player's winning move from the shipped book ([`book`]).
-    fn book_move(&self) -> Option<Column> {
-        book::lookup(self)
+    /// The first player's winning move from the shipped book ([`book`]), else the move
+    /// of the replies book ([`replies`]) and the value it keeps.
+    fn book_move(&self) -> Option<(Column, Outcome)> {
+        match book::lookup(self) {
+            Some(column) => Some((column, Outcome::Win)),
+            None => replies::lookup(self),
+        }
     }
 }
 

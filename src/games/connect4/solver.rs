@@ -19,7 +19,9 @@
 //!   bounds, the size of the subtree (a replacement priority) and a generation number, so
 //!   forgetting the table is a counter increment; mirror images share entries;
 //! - a child already known (from the table) to refute the position cuts before any search;
-//! - moves ordered by the number of winning cells they create, then centre first.
+//! - moves ordered by the number of winning cells they create, then centre first;
+//! - the children's table buckets prefetched before the moves are ordered, later in the
+//!   game (the search waits on memory at each node's probe more than on anything else).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -233,6 +235,24 @@ impl SolverTable {
         entry & TAG_BITS == tag
     }
 
+    /// Starts loading `key`'s bucket into the cache (a hint: nothing where the target has
+    /// no prefetch). A node's own probe is where the solver waits most (on memory), so a
+    /// parent prefetches its children's buckets before it orders them.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (index, _) = self.locate(key);
+            let slot: *const AtomicU64 = &self.slots[index];
+            // SAFETY: SSE is part of every x86-64 target, and a prefetch only hints the
+            // cache: it reads nothing and cannot fault, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The bounds known for `key`, `(lower, upper)`; `None` when nothing is known.
     fn probe(&self, key: u64) -> Option<(i32, i32)> {
         let (index, tag) = self.locate(key);
@@ -423,6 +443,12 @@ impl Connect4Solver {
         }
 
         // Step 6. Order the moves: most winning cells created first, then centre first.
+        // Later in the game (no step 5 to load them), the children's table buckets are
+        // prefetched first, so that their probes find them in the cache: a third less
+        // time on the hard opening set (the node's own probe is where the solver waits).
+        if board.moves >= ETC_PLIES {
+            self.prefetch_children(&board, next);
+        }
         let (cells, count) = ordered_moves(&board, next);
 
         // Step 7. Search them; a cut-off stores a lower bound, otherwise an upper bound
@@ -481,6 +507,17 @@ impl Connect4Solver {
         match self.table.probe(key) {
             Some((lower, upper)) => narrow(alpha, beta, lower, upper),
             None => Ok((alpha, beta)),
+        }
+    }
+
+    /// Step 6 of [`Connect4Solver::negamax`]: prefetches the table buckets of the
+    /// positions after each of `next`.
+    fn prefetch_children(&self, board: &Board, next: u64) {
+        let mut rest = next;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            self.table.prefetch(self.table_key(&board.play(cell)));
         }
     }
 

@@ -8,7 +8,8 @@ use std::time::Duration;
 use super::{best_exact_move_noting, win_bound, ExactChoice, ExactPlay};
 use crate::search::limits::Deadlines;
 use crate::search::params::INFINITE_EXACT_TIME;
-use crate::search::{Game, MoveList, SearchControl};
+use crate::search::score::DRAW;
+use crate::search::{Game, MoveList, Outcome, SearchControl};
 
 /// The exact answer at `root`, whose legal (or searched) moves are `root_moves`: a move of
 /// the game's book, or of the best exact value by the game's solver ([`best_exact_move`])
@@ -29,12 +30,17 @@ pub fn exact_answer<G: Game>(
     control: &Arc<SearchControl>,
     deadlines: &mut Option<Deadlines>,
 ) -> Option<(ExactChoice<G::Move>, u64)> {
-    // Step 1. The book: a winning move, whose distance it does not know.
-    if let Some(mv) = root.book_move().filter(|mv| root_moves.contains(mv)) {
+    // Step 1. The book: a move that keeps the value, whose distance it does not know.
+    if let Some((mv, value)) = root.book_move().filter(|(mv, _)| root_moves.contains(mv)) {
+        let (score, distance_known) = match value {
+            Outcome::Win => (win_bound(root), false),
+            Outcome::Draw => (DRAW, true),
+            Outcome::Loss => (-win_bound(root), false),
+        };
         let choice = ExactChoice {
             mv,
-            score: win_bound(root),
-            distance_known: false,
+            score,
+            distance_known,
         };
         return Some((choice, 0));
     }

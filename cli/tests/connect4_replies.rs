@@ -1,0 +1,141 @@
+//! Connect Four's replies book and clock in play: the book's moves keep the values it
+//! claims (the first player's book or the solver confirm a sample), a book position is
+//! answered at once by `go` under a clock, and a position the solver cannot finish in
+//! time is still answered well within the clock.
+
+use std::time::{Duration, Instant};
+
+use cutoff::games::connect4::solver::Connect4Solver;
+use cutoff::games::connect4::{book, replies, Connect4};
+use cutoff::search::{ExactHooks, ExactSearch, Limits, MoveList, Outcome, Rules, ThreadPool};
+
+/// The class (1 win, 0 draw, -1 loss) of `game` for the side to move, if the solver finds
+/// it within `budget` nodes; a finished game by its outcome.
+fn class(solver: &mut Connect4Solver, game: &Connect4, budget: u64) -> Option<i32> {
+    if let Some(outcome) = game.outcome() {
+        return Some(match outcome {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        });
+    }
+    solver.forget();
+    solver.reset_nodes();
+    solver
+        .value(game, true, Some(budget), &mut |_, _, _| {})
+        .map(i32::signum)
+}
+
+#[test]
+fn the_replies_book_keeps_its_values() {
+    let entries = replies::all();
+    assert!(!entries.is_empty(), "the replies book is shipped");
+    let mut solver = Connect4Solver::new(64);
+    let mut confirmed = 0;
+    for (game, column, value) in &entries {
+        // Every entry is legal, looked up as stored, and the first player's book leaves
+        // it out (it holds the positions where that book's own moves were played).
+        let mut legal = MoveList::new();
+        game.generate_moves(&mut legal);
+        assert!(legal.contains(column), "{}", game.to_fen());
+        assert_eq!(replies::lookup(game), Some((*column, *value)));
+        assert_eq!(book::lookup(game), None, "{}", game.to_fen());
+        assert_eq!(game.book_move(), Some((*column, *value)));
+        let mut child = game.clone();
+        child.make_move(*column);
+        let want = match value {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        };
+        // The move keeps the value: the position after it has the opposite class. The
+        // early entries are too costly for a debug build: a budget, and what it confirms.
+        let budget = 2_000_000;
+        if let Some(after) = class(&mut solver, &child, budget) {
+            assert_eq!(
+                -after,
+                want,
+                "{}: move {} does not keep {value:?}",
+                game.to_fen(),
+                game.format_move(*column)
+            );
+            if let Some(before) = class(&mut solver, game, budget) {
+                assert_eq!(before, want, "{}: claims {value:?}", game.to_fen());
+            }
+            confirmed += 1;
+        }
+    }
+    println!(
+        "{confirmed} of {} entries confirmed by the solver",
+        entries.len()
+    );
+}
+
+/// cutoff's answer to `game` under a clock of `clock` ms, as `go` runs it, and its time.
+fn timed_answer(game: &Connect4, clock: u64) -> (<Connect4 as Rules>::Move, u64, Duration) {
+    let mut pool = ThreadPool::<Connect4>::new(16);
+    let limits = Limits {
+        clock: Some(Duration::from_millis(clock)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let result = pool.search(game, &limits, &[]);
+    (
+        result.best.expect("a move"),
+        result.nodes,
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn a_book_position_is_answered_at_once() {
+    // Cutoff as the second player after every first move, and as the first player after
+    // every other opening stone and each reply (both in the book's first levels).
+    let mut positions: Vec<String> = (1..=7).map(|c| c.to_string()).collect();
+    for opening in [1, 2, 3, 5, 6, 7] {
+        for reply in 1..=7 {
+            positions.push(format!("{opening}{reply}"));
+        }
+    }
+    let mut answered = 0;
+    for moves in &positions {
+        let game = Connect4::from_moves(moves).expect("valid");
+        let Some((column, _)) = game.book_move() else {
+            continue;
+        };
+        let (mv, nodes, elapsed) = timed_answer(&game, 5000);
+        assert_eq!(mv, column, "{moves}: the book's move");
+        assert_eq!(nodes, 0, "{moves}: no search");
+        assert!(elapsed < Duration::from_millis(500), "{moves}: {elapsed:?}");
+        answered += 1;
+    }
+    assert!(
+        answered >= 7,
+        "{answered} book positions: every first move at least"
+    );
+}
+
+#[test]
+fn a_tight_clock_is_never_lost_on_time() {
+    // Positions out of both books where the solver needs from milliseconds to seconds
+    // (the hard opening set's first position takes seconds in release): the answer comes
+    // well within a clock of 300 ms, and is legal.
+    for moves in [
+        "13712",
+        "3246313",
+        "44444343",
+        "4453",
+        "644442564",
+        "334233222",
+    ] {
+        let game = Connect4::from_moves(moves).expect("valid");
+        let (mv, _, elapsed) = timed_answer(&game, 300);
+        let mut legal = MoveList::new();
+        game.generate_moves(&mut legal);
+        assert!(legal.contains(&mv), "{moves}");
+        assert!(
+            elapsed < Duration::from_millis(300),
+            "{moves}: {elapsed:?} of a 300 ms clock"
+        );
+    }
+}

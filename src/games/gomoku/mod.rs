@@ -925,6 +925,11 @@ impl SearchHooks for Gomoku {
             && (level(mine, Threat::FourThree) > 0)
         {
             2_000
+        } else if level(theirs, Threat::Five) == 0
+            && (level(theirs, Threat::OpenFour) + level(theirs, Threat::FourThree)) == 0
+            && level(mine, Threat::DoubleThree) > 0
+        {
+            1_000
         } else {
             0
         };

@@ -284,34 +284,36 @@ fn bad_input_is_refused_and_the_state_kept() {
     assert_eq!(answer(&mut engine), "OK");
 }
 
+/// The bound a reply under a short clock must keep. The engine plans well inside the
+/// clock (`timeout_turn 200` gives 120 ms); the test allows a loaded machine's delays and
+/// fails only on a search that ignores the clock (the 20x20 position below takes
+/// seconds in a debug build).
+const REPLY_BOUND: Duration = Duration::from_millis(1000);
+
+/// Sends `command` and returns the engine's move and how long it took.
+fn timed_move(engine: &mut Engine, command: &str) -> ((u32, u32), Duration) {
+    let started = Instant::now();
+    engine.send(command);
+    let reply = engine_move(engine);
+    (reply, started.elapsed())
+}
+
 #[test]
 fn a_turn_is_answered_within_timeout_turn() {
     let mut engine = Engine::start(&[]);
     engine.send("START 15");
     assert_eq!(answer(&mut engine), "OK");
-    engine.send("INFO timeout_turn 300");
+    engine.send("INFO timeout_turn 200");
     engine.send("INFO timeout_match 100000");
     engine.send("INFO time_left 100000");
     for turn in ["TURN 7,7", "TURN 8,9", "TURN 2,3"] {
-        let started = Instant::now();
-        engine.send(turn);
-        engine_move(&mut engine);
-        assert!(
-            started.elapsed() < Duration::from_millis(300),
-            "{turn}: {:?}",
-            started.elapsed()
-        );
+        let (_, took) = timed_move(&mut engine, turn);
+        assert!(took < REPLY_BOUND, "{turn}: {took:?}");
     }
-    // A match clock nearly spent is spent carefully too.
+    // A match clock nearly spent is spent carefully too: at most a fifth of it.
     engine.send("INFO time_left 400");
-    let started = Instant::now();
-    engine.send("TURN 12,12");
-    engine_move(&mut engine);
-    assert!(
-        started.elapsed() < Duration::from_millis(200),
-        "{:?}",
-        started.elapsed()
-    );
+    let (_, took) = timed_move(&mut engine, "TURN 12,12");
+    assert!(took < REPLY_BOUND, "{took:?}");
     // YXSTOP stops a long think at once.
     engine.send("INFO timeout_turn 1000000");
     engine.send("INFO time_left 1000000");
@@ -325,6 +327,40 @@ fn a_turn_is_answered_within_timeout_turn() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn a_tactical_search_on_20x20_stops_at_timeout_turn() {
+    // A middle game of cutoff against itself on the big board (slower nodes, threes and
+    // fours of both sides for the quiescence's VCF lines), the engine to move.
+    let mut engine = Engine::start(&[]);
+    engine.send("START 20");
+    assert_eq!(answer(&mut engine), "OK");
+    engine.send("INFO timeout_turn 200");
+    engine.send("BOARD");
+    let game = [
+        (10, 9),
+        (12, 7),
+        (10, 8),
+        (10, 10),
+        (9, 8),
+        (11, 10),
+        (9, 9),
+        (12, 9),
+        (8, 10),
+        (7, 11),
+    ];
+    for (ply, (x, y)) in game.iter().enumerate() {
+        engine.send(&format!("{x},{y},{}", 1 + ply % 2));
+    }
+    let started = Instant::now();
+    engine.send("DONE");
+    engine_move(&mut engine);
+    let took = started.elapsed();
+    assert!(took < REPLY_BOUND, "{took:?}");
+    // And the reply after a move that ignores the attack (the engine wins within a few).
+    let (_, took) = timed_move(&mut engine, "TURN 3,3");
+    assert!(took < REPLY_BOUND, "{took:?}");
 }
 
 #[test]

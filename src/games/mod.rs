@@ -225,10 +225,12 @@ mod tests {
             "connect4: solver book plies-bound",
             "tictactoe: plies-bound",
             "tictactoe4: plies-bound",
-            "gomoku: quiescence null-move lmr reverse-futility check-extensions iir plies-bound",
-            "gomoku20: quiescence null-move lmr reverse-futility check-extensions iir plies-bound",
-            "gomoku-standard: quiescence null-move lmr reverse-futility check-extensions iir \
-             plies-bound",
+            "gomoku: own-params quiescence null-move lmr reverse-futility futility \
+             check-extensions iir plies-bound",
+            "gomoku20: own-params quiescence null-move lmr reverse-futility futility \
+             check-extensions iir plies-bound",
+            "gomoku-standard: own-params quiescence null-move lmr reverse-futility futility \
+             check-extensions iir plies-bound",
             "ataxx: net own-params null-move lmr reverse-futility futility singular iir",
         ];
         let found: Vec<String> = all()

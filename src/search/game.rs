@@ -356,6 +356,11 @@ pub trait SearchHooks: Rules {
     /// limits, the late move reduction table ([`SearchParams::DEFAULT`] unless the game
     /// tunes its own).
     const SEARCH_PARAMS: SearchParams = SearchParams::DEFAULT;
+    /// How often (in nodes) the search reads the clock and the stop flag: a game whose
+    /// nodes are slow reads them more often so that it stops near its deadline on a
+    /// loaded machine ([`CHECK_INTERVAL`](super::params::CHECK_INTERVAL) by default; a
+    /// power of two). No search decision depends on it.
+    const CHECK_INTERVAL: u64 = super::params::CHECK_INTERVAL;
     /// Whether `mv` wins at least `threshold` (in the game's evaluation units) once both
     /// sides have traded on its target square (static exchange evaluation); used by
     /// [`Pruning::exchange_pruning`]. The default claims every move does.

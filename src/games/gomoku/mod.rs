@@ -36,6 +36,7 @@ use super::{
 use crate::search::game::{
     ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks, QUIET_HINT_LIMIT,
 };
+use crate::search::params::SearchParams;
 
 /// Freestyle gomoku on 15x15 in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -924,6 +925,11 @@ impl SearchHooks for Gomoku {
             && (level(mine, Threat::FourThree) > 0)
         {
             2_000
+        } else if level(theirs, Threat::Five) == 0
+            && (level(theirs, Threat::OpenFour) + level(theirs, Threat::FourThree)) == 0
+            && level(mine, Threat::DoubleThree) > 0
+        {
+            1_000
         } else {
             0
         };
@@ -935,6 +941,22 @@ impl SearchHooks for Gomoku {
     }
 
     const HISTORY_SIZE: usize = 2 * PADDED;
+
+    /// Late move pruning up to 4 plies from the horizon (quiet moves after the first
+    /// few, ordered by their threats and cell values, are skipped: 2 to 9 of them, twice
+    /// as many while the evaluation improves); futility pruning all but off (a margin of
+    /// 5,000, one ply) and history pruning one ply from the horizon only.
+    const SEARCH_PARAMS: SearchParams = SearchParams {
+        futility_depth: 1,
+        futility_base: 5_000,
+        late_move_pruning_depth: 4,
+        history_pruning_depth: 1,
+        ..SearchParams::DEFAULT
+    };
+
+    /// A gomoku node costs several chess nodes (a move rewrites 32 cells' patterns), so
+    /// the clock is read every 256 nodes: a few hundred microseconds, a few ms loaded.
+    const CHECK_INTERVAL: u64 = 256;
 
     fn history_index(&self, mv: Cell) -> usize {
         self.side.index() * PADDED + usize::from(mv.0)
@@ -961,13 +983,15 @@ impl SearchHooks for Gomoku {
         band * Q + value.min(Q / 2)
     }
 
-    /// Null move, late move reductions, reverse futility, internal reductions, and
+    /// Null move, late move reductions, reverse futility, late move pruning (through the
+    /// core's futility switch, [`SearchHooks::SEARCH_PARAMS`]), internal reductions, and
     /// quiescence over fours with five threats answered as checks.
     fn pruning(&self) -> Pruning {
         Pruning {
             null_move: true,
             late_move_reductions: true,
             reverse_futility: true,
+            futility: true,
             internal_reductions: true,
             quiescence: true,
             check_extensions: true,

@@ -45,7 +45,7 @@ use super::features::{SearchFeatures, SearchStats};
 use super::game::{Game, MoveList, Pruning, MAX_MOVES};
 use super::limits::{Deadlines, IterationProgress};
 use super::ordering::OrderingTables;
-use super::params::{SearchParams, CHECK_INTERVAL};
+use super::params::SearchParams;
 use super::pool::SharedIterations;
 use super::reductions::LateMoveReductions;
 use super::score::{outcome_score, Score, MAX_PLY};
@@ -487,7 +487,7 @@ impl<G: Game> Searcher<G> {
             return false;
         }
         self.state.nodes += 1;
-        if self.state.nodes % CHECK_INTERVAL == 0 {
+        if self.state.nodes % G::CHECK_INTERVAL == 0 {
             self.links
                 .published
                 .store(self.state.nodes, Ordering::Relaxed);

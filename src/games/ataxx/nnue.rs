@@ -268,24 +268,25 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     features: &FEATURE_SETS,
 };
 
+/// Ataxx positions for tests of code built on the net (this module's and the trainer's):
+/// gaps, crowded boards (captures of many stones), and one where a side must pass.
+pub const SAMPLE_FENS: &[&str] = &[
+    "x5o/7/7/7/7/7/o5x x 0 1",
+    "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+    "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
+    "xxxxooo/xooooxo/ox1o1xo/o-xxx-o/xoo1oox/ooxxoxo/x5o x 0 1",
+    "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
+    "x6/7/2-----/2-ooo-/2-ooo-/2-----/7 o 0 1",
+    "x-o4/--o4/ooo4/7/7/7/7 x 0 1",
+];
+
 #[cfg(test)]
 mod tests {
+    use super::SAMPLE_FENS as FENS;
     use super::*;
     use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxVariant};
     use crate::nnue::{random_bucketed_network, random_network, Activation, NetworkError};
     use crate::search::{MoveList, Rules, SearchHooks};
-
-    /// Positions with gaps, crowded boards (captures of many stones), and one where a side
-    /// must pass.
-    const FENS: &[&str] = &[
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
-        "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
-        "xxxxooo/xooooxo/ox1o1xo/o-xxx-o/xoo1oox/ooxxoxo/x5o x 0 1",
-        "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
-        "x6/7/2-----/2-ooo-/2-ooo-/2-----/7 o 0 1",
-        "x-o4/--o4/ooo4/7/7/7/7 x 0 1",
-    ];
 
     /// Checks the incremental accumulator of `game`, brought up to date, against a full
     /// refresh, and its evaluation before and after.

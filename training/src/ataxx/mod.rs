@@ -120,22 +120,11 @@ mod tests {
     use crate::trainer::testing::random_records;
     use crate::trainer::{mean_loss, train, TrainSettings};
     use cutoff::games::ataxx::nnue::ATAXX2X2_PLUS147;
+    use cutoff::games::ataxx::nnue::SAMPLE_FENS as FENS;
     use cutoff::games::ataxx::AtaxxVariant;
     use cutoff::nnue::{random_bucketed_network, Activation, Network};
     use cutoff::search::SearchHooks;
     use cutoff::search::{Player, Rules};
-
-    /// Positions with gaps, crowded boards (captures of many stones), and one where a side
-    /// must pass.
-    const FENS: &[&str] = &[
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
-        "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
-        "xxxxooo/xooooxo/ox1o1xo/o-xxx-o/xoo1oox/ooxxoxo/x5o x 0 1",
-        "7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1",
-        "x6/7/2-----/2-ooo-/2-ooo-/2-----/7 o 0 1",
-        "x-o4/--o4/ooo4/7/7/7/7 x 0 1",
-    ];
 
     #[test]
     fn board_and_bullet_record_features_agree() {
@@ -238,18 +227,24 @@ mod tests {
         assert!(records.iter().any(|r| r.stm() == 1) && records.iter().any(|r| r.stm() == 0));
     }
 
-    #[test]
-    fn the_trainer_lowers_the_loss_on_ataxx_records() {
-        let records = synthetic(3000, 9);
-        let settings = TrainSettings {
+    /// The settings of the training tests: a small net, a few epochs, one thread.
+    fn small_settings(feature_set: Option<&str>) -> TrainSettings {
+        TrainSettings {
             hidden: 16,
             epochs: 8,
             batch: 256,
             lr: 0.01,
             threads: 1,
             validation: 0.1,
+            feature_set: feature_set.map(str::to_string),
             ..TrainSettings::default()
-        };
+        }
+    }
+
+    #[test]
+    fn the_trainer_lowers_the_loss_on_ataxx_records() {
+        let records = synthetic(3000, 9);
+        let settings = small_settings(None);
         let result = train(&records, &settings, |_| {}).expect("training runs");
         let last = result.epochs.last().expect("an epoch").validation_loss;
         assert!(
@@ -273,16 +268,7 @@ mod tests {
     #[test]
     fn the_trainer_lowers_the_loss_with_pattern_inputs() {
         let records = synthetic(3000, 10);
-        let settings = TrainSettings {
-            hidden: 16,
-            epochs: 8,
-            batch: 256,
-            lr: 0.01,
-            threads: 1,
-            validation: 0.1,
-            feature_set: Some("ataxx2x2plus147".to_string()),
-            ..TrainSettings::default()
-        };
+        let settings = small_settings(Some("ataxx2x2plus147"));
         let result = train(&records, &settings, |_| {}).expect("training runs");
         let last = result.epochs.last().expect("an epoch").validation_loss;
         assert!(last < 0.7 * result.initial_validation_loss);

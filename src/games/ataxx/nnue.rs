@@ -504,8 +504,8 @@ mod tests {
 
     #[test]
     fn the_embedded_net_is_valid_and_the_default() {
-        let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx147 net");
-        assert_eq!(*net.features(), ATAXX147);
+        let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx2x2Plus147 net");
+        assert_eq!(*net.features(), ATAXX2X2_PLUS147);
         let start = Ataxx::start(&AtaxxVariant::default());
         assert!(start.nnue().is_some());
         assert_eq!(start.evaluate(), start.evaluate_net_from_scratch().unwrap());

@@ -5,13 +5,18 @@
 //! perspective's half is brought up to date on its own: a move that changes how a
 //! perspective sees the whole board (a king crossing into another king bucket or mirror
 //! half) refreshes that half from scratch at once ([`NnueState::refresh`]), and the other
-//! half stays lazy.
+//! half stays lazy. A position evaluated once and never searched further (a leaf) need
+//! not store its accumulator: [`NnueState::evaluate_lazily`] computes it in a buffer.
+//!
+//! A move's rows are applied in one fused pass ([`apply`]: each block of values loaded
+//! once, every row added or removed, stored once), compiled twice: for the target's
+//! baseline and for AVX2, picked at run time.
 
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use super::{add, Network};
+use super::{Network, MAX_HIDDEN};
 
 /// The features a move adds and removes, each as its index in perspective 0 and in
 /// perspective 1; at most `N` of each.
@@ -124,10 +129,16 @@ impl<const N: usize> NnueState<N> {
     /// Records a move by the features it changes; its accumulator is computed when needed.
     /// A null move changes none (`Delta::default()`).
     pub fn push(&mut self, delta: Delta<N>) {
-        self.plies.push(Ply {
-            delta,
-            computed: [false; 2],
-        });
+        self.push_with(|slot| *slot = delta);
+    }
+
+    /// [`NnueState::push`] with the delta written in place by `fill` (given an empty one):
+    /// no copy of the delta's arrays on the way to the stack.
+    #[inline]
+    pub fn push_with(&mut self, fill: impl FnOnce(&mut Delta<N>)) {
+        self.plies.push(Ply::default());
+        let last = self.plies.len() - 1;
+        fill(&mut self.plies[last].delta);
         let needed = self.plies.len() * 2 * self.net.hidden;
         if self.stack.len() < needed {
             self.stack.resize(needed, 0);
@@ -174,21 +185,9 @@ impl<const N: usize> NnueState<N> {
         let width = 2 * hidden;
         let (parent, child) = self.stack.split_at_mut(ply * width);
         let parent = &parent[(ply - 1) * width..];
-        let delta = &self.plies[ply].delta;
         let range = half * hidden..(half + 1) * hidden;
-        let rows = |list: &ArrayVec<[u16; 2], N>| {
-            let mut rows: ArrayVec<&[i16], N> = ArrayVec::new();
-            for features in list {
-                rows.push(self.net.row(usize::from(features[half])));
-            }
-            rows
-        };
-        apply(
-            &parent[range.clone()],
-            &mut child[range],
-            &rows(&delta.added),
-            &rows(&delta.removed),
-        );
+        let (added, removed) = rows(&self.net, &self.plies[ply].delta, half);
+        apply(&parent[range.clone()], &mut child[range], &added, &removed);
         self.plies[ply].computed[half] = true;
     }
 
@@ -207,6 +206,42 @@ impl<const N: usize> NnueState<N> {
             .map(|accumulator| self.output(accumulator, side_to_move, bucket))
     }
 
+    /// The evaluation of the current position for `side_to_move` by the head of `bucket`,
+    /// without storing anything: from the current accumulator if it is computed, else
+    /// from its last computed ancestors' with the pending moves applied in a buffer on the
+    /// stack (as [`NnueState::evaluate`] would compute it, so the same value; for a
+    /// leaf evaluated once, this costs what an update does, not a refresh).
+    pub fn evaluate_lazily(&self, side_to_move: usize, bucket: usize) -> i32 {
+        let last = self.plies.len() - 1;
+        if self.plies[last].computed == [true; 2] {
+            return self.output(self.slot(last), side_to_move, bucket);
+        }
+        let hidden = self.net.hidden;
+        let mut out = [0i16; 2 * MAX_HIDDEN];
+        let mut spare = [0i16; MAX_HIDDEN];
+        for half in 0..2 {
+            let mut first = last;
+            while !self.plies[first].computed[half] {
+                first -= 1;
+            }
+            let range = half * hidden..(half + 1) * hidden;
+            let target = &mut out[range.clone()];
+            let mut source = &self.slot(first)[range];
+            if first == last {
+                target.copy_from_slice(source);
+            }
+            for ply in first + 1..=last {
+                if ply > first + 1 {
+                    spare[..hidden].copy_from_slice(target);
+                    source = &spare[..hidden];
+                }
+                let (added, removed) = rows(&self.net, &self.plies[ply].delta, half);
+                apply(source, target, &added, &removed);
+            }
+        }
+        self.output(&out[..2 * hidden], side_to_move, bucket)
+    }
+
     /// The net's output for `accumulator` (perspective 0's half, then 1's).
     fn output(&self, accumulator: &[i16], side_to_move: usize, bucket: usize) -> i32 {
         let (first, second) = accumulator.split_at(self.net.hidden);
@@ -218,32 +253,123 @@ impl<const N: usize> NnueState<N> {
     }
 }
 
-/// `child = parent + Σ added - Σ removed`, in one pass for the usual shapes (iterators
-/// rather than indices, so that no bounds check stops the vectoriser).
+/// The rows of `net` that `delta` adds and removes in perspective `half`.
 #[inline]
-fn apply(parent: &[i16], child: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
-    match (added, removed) {
-        ([a], [r]) => {
-            for (((c, &p), &a), &r) in child.iter_mut().zip(parent).zip(*a).zip(*r) {
-                *c = p.wrapping_add(a).wrapping_sub(r);
+fn rows<'a, const N: usize>(
+    net: &'a Network,
+    delta: &Delta<N>,
+    half: usize,
+) -> (ArrayVec<&'a [i16], N>, ArrayVec<&'a [i16], N>) {
+    let pick = |list: &ArrayVec<[u16; 2], N>| {
+        list.iter()
+            .map(|features| net.row(usize::from(features[half])))
+            .collect()
+    };
+    (pick(&delta.added), pick(&delta.removed))
+}
+
+/// Values of the accumulator kept in registers at once by [`apply`]: 64 `i16`s, eight
+/// SSE2 registers or four AVX2 ones.
+const BLOCK: usize = 64;
+
+/// `child = parent + Σ added - Σ removed` (wrapping `i16` arithmetic), with AVX2 when the
+/// CPU has it (detected at run time), else with the portable code: both compute the same
+/// values, only the width of the vectors the compiler picks differs.
+#[inline]
+pub(crate) fn apply(parent: &[i16], child: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, the only requirement of `apply_avx2`.
+        unsafe { apply_avx2(parent, child, added, removed) };
+        return;
+    }
+    apply_portable(parent, child, added, removed);
+}
+
+/// [`apply_portable`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_avx2(parent: &[i16], child: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+    apply_portable(parent, child, added, removed);
+}
+
+/// `child = parent + Σ added - Σ removed` in one pass over memory (Stockfish's
+/// multi-update): each block of [`BLOCK`] values is loaded once, takes every row, and is
+/// stored once, instead of one pass over the whole accumulator per row. Iterators and
+/// fixed-size blocks, so that no bounds check stops the vectoriser. Any length (the
+/// values past the last whole block one at a time).
+#[inline(always)]
+pub(crate) fn apply_portable(
+    parent: &[i16],
+    child: &mut [i16],
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    let whole = parent.len() / BLOCK * BLOCK;
+    let blocks = child[..whole]
+        .chunks_exact_mut(BLOCK)
+        .zip(parent[..whole].chunks_exact(BLOCK));
+    for (index, (out, from)) in blocks.enumerate() {
+        let range = index * BLOCK..(index + 1) * BLOCK;
+        let mut block = [0i16; BLOCK];
+        block.copy_from_slice(from);
+        for row in added {
+            for (value, &weight) in block.iter_mut().zip(&row[range.clone()]) {
+                *value = value.wrapping_add(weight);
             }
         }
-        ([a], [r1, r2]) => {
-            for ((((c, &p), &a), &r1), &r2) in
-                child.iter_mut().zip(parent).zip(*a).zip(*r1).zip(*r2)
-            {
-                *c = p.wrapping_add(a).wrapping_sub(r1).wrapping_sub(r2);
+        for row in removed {
+            for (value, &weight) in block.iter_mut().zip(&row[range.clone()]) {
+                *value = value.wrapping_sub(weight);
             }
         }
-        _ => {
-            child.copy_from_slice(parent);
-            for row in added {
-                add(child, row);
-            }
-            for row in removed {
-                for (c, &w) in child.iter_mut().zip(*row) {
-                    *c = c.wrapping_sub(w);
-                }
+        out.copy_from_slice(&block);
+    }
+    for i in whole..parent.len() {
+        let plus = added
+            .iter()
+            .fold(parent[i], |v, row| v.wrapping_add(row[i]));
+        child[i] = removed.iter().fold(plus, |v, row| v.wrapping_sub(row[i]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix;
+
+    /// `count` rows of `len` random weights (the full `i16` range: sums wrap).
+    fn random_rows(rng: &mut SplitMix, count: usize, len: usize) -> Vec<Vec<i16>> {
+        (0..count)
+            .map(|_| (0..len).map(|_| rng.next_u64() as i16).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_fused_update_is_the_sum_of_its_rows_with_or_without_avx2() {
+        let mut rng = SplitMix::new(11);
+        for len in [1, 3, 63, 64, 65, 128, 200, 256, 1024] {
+            for (adds, removes) in [(0, 0), (1, 0), (1, 1), (1, 2), (9, 9), (29, 29), (3, 17)] {
+                let parent: Vec<i16> = (0..len).map(|_| rng.next_u64() as i16).collect();
+                let added = random_rows(&mut rng, adds, len);
+                let removed = random_rows(&mut rng, removes, len);
+                let added: Vec<&[i16]> = added.iter().map(Vec::as_slice).collect();
+                let removed: Vec<&[i16]> = removed.iter().map(Vec::as_slice).collect();
+                let expected: Vec<i16> = (0..len)
+                    .map(|i| {
+                        let plus = added.iter().fold(parent[i], |v, r| v.wrapping_add(r[i]));
+                        removed.iter().fold(plus, |v, r| v.wrapping_sub(r[i]))
+                    })
+                    .collect();
+                let mut dispatched = vec![0; len];
+                apply(&parent, &mut dispatched, &added, &removed);
+                assert_eq!(dispatched, expected, "len {len}, {adds} + {removes} rows");
+                let mut portable = vec![0; len];
+                apply_portable(&parent, &mut portable, &added, &removed);
+                assert_eq!(portable, expected, "len {len}, {adds} + {removes} rows");
             }
         }
     }

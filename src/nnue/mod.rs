@@ -531,8 +531,33 @@ impl Network {
     }
 
     /// The output for the side to move, from the side to move's accumulator `us` and the
-    /// other side's `them`, by the head of `bucket` (the last one if `bucket` is beyond).
+    /// other side's `them`, by the head of `bucket` (the last one if `bucket` is beyond);
+    /// with AVX2 when the CPU has it (detected at run time), else with the portable code:
+    /// the same integer arithmetic, so the same value.
+    #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, the only requirement of `output_avx2`.
+            return unsafe { self.output_avx2(us, them, bucket) };
+        }
+        self.output_portable(us, them, bucket)
+    }
+
+    /// [`Network::output_portable`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn output_avx2(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        self.output_portable(us, them, bucket)
+    }
+
+    /// [`Network::output`] in portable code (vectorised for the target's baseline: SSE2 on
+    /// x86-64).
+    #[inline(always)]
+    pub fn output_portable(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let bucket = bucket.min(self.buckets - 1);
         let width = 2 * self.hidden;
         let weights = &self.output_weights[bucket * width..(bucket + 1) * width];
@@ -702,7 +727,7 @@ fn parse_v1_padding(padding: &[u8]) -> Result<Activation, NetworkError> {
 
 /// `dot(accumulator, weights)` summed [`DOT_CHUNK`] neurons at a time in i32 (the
 /// vectorised kernels), the chunks' sums in i64: exact for every hidden size.
-#[inline]
+#[inline(always)]
 fn chunked(dot: impl Fn(&[i16], &[i16]) -> i32, accumulator: &[i16], weights: &[i16]) -> i64 {
     accumulator
         .chunks(DOT_CHUNK)
@@ -714,7 +739,7 @@ fn chunked(dot: impl Fn(&[i16], &[i16]) -> i32, accumulator: &[i16], weights: &[
 /// `Σ clamp(a, 0, QA)² · w` for output weights within ±128: `clamp(a) · w` fits an i16,
 /// so each term is an i16 product widened and multiplied once more, which the compiler
 /// turns into `pmullw` + `pmaddwd` (SSE2), four times faster than i32 products here.
-#[inline]
+#[inline(always)]
 pub fn screlu_dot_small(accumulator: &[i16], weights: &[i16]) -> i32 {
     accumulator
         .iter()
@@ -729,7 +754,7 @@ pub fn screlu_dot_small(accumulator: &[i16], weights: &[i16]) -> i32 {
 /// `Σ clamp(a, 0, QA)² · w` for any output weights, in i64 (a single term of a weight
 /// near ±32 767 would overflow an i32; nets clipped as `cutoff train` and bullet clip them
 /// take [`screlu_dot_small`]).
-#[inline]
+#[inline(always)]
 pub fn screlu_dot(accumulator: &[i16], weights: &[i16]) -> i64 {
     accumulator
         .iter()
@@ -742,7 +767,7 @@ pub fn screlu_dot(accumulator: &[i16], weights: &[i16]) -> i64 {
 }
 
 /// `Σ clamp(a, 0, QA) · w`.
-#[inline]
+#[inline(always)]
 fn crelu_dot(accumulator: &[i16], weights: &[i16]) -> i32 {
     accumulator
         .iter()
@@ -940,6 +965,46 @@ mod tests {
         assert!(outputs.windows(2).any(|w| w[0] != w[1]), "{outputs:?}");
         // Beyond the last bucket: the last one.
         assert_eq!(net.evaluate_features([1, 4], [2], 9), outputs[3]);
+    }
+
+    #[test]
+    fn the_output_is_the_same_with_or_without_avx2() {
+        let mut rng = crate::rng::SplitMix::new(5);
+        for (hidden, activation, buckets) in [
+            (1, Activation::SCReLU, 1),
+            (77, Activation::CReLU, 2),
+            (128, Activation::SCReLU, 1),
+            (256, Activation::SCReLU, 8),
+            (300, Activation::CReLU, 1),
+        ] {
+            let mut net = random_bucketed_network(SMALL, hidden, buckets, activation, 8);
+            for wide in [false, true] {
+                if wide {
+                    // Output weights beyond ±128: the i64 kernel.
+                    let weights = net.output_weights.iter().map(|w| w.saturating_mul(3));
+                    net = Network::bucketed(
+                        SMALL,
+                        activation,
+                        net.feature_weights.to_vec(),
+                        net.feature_bias.to_vec(),
+                        weights.collect(),
+                        net.output_bias.to_vec(),
+                    );
+                }
+                for _ in 0..20 {
+                    let mut draw = || -> Vec<i16> {
+                        (0..hidden).map(|_| rng.below(400) as i16 - 100).collect()
+                    };
+                    let (us, them) = (draw(), draw());
+                    let bucket = rng.below(buckets);
+                    assert_eq!(
+                        net.output(&us, &them, bucket),
+                        net.output_portable(&us, &them, bucket),
+                        "hidden {hidden} {activation} wide {wide}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -691,14 +691,15 @@ impl Rules for Ataxx {
         }
         self.key ^= KEYS.side;
         if let Some(state) = &mut self.nnue {
-            let delta = if mv.is_pass() {
-                crate::nnue::Delta::default()
-            } else {
-                let from = mv.is_double().then_some(usize::from(mv.from));
-                let set = state.network().features();
-                nnue::delta(set, self.stones, us, (usize::from(mv.to), from), captured)
-            };
-            state.push(delta);
+            let set = *state.network().features();
+            let stones = self.stones;
+            state.push_with(|delta| {
+                if !mv.is_pass() {
+                    let from = mv.is_double().then_some(usize::from(mv.from));
+                    let cells = (usize::from(mv.to), from);
+                    nnue::fill_delta(&set, stones, us, cells, captured, delta);
+                }
+            });
         }
         if !mv.is_pass() {
             let to = usize::from(mv.to);
@@ -837,17 +838,15 @@ impl SearchHooks for Ataxx {
     /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
     /// evaluation swings by several stones between odd and even depths.
     ///
-    /// With a net: from the current accumulator if it is computed, else from scratch (the
-    /// search asks [`SearchHooks::evaluate_mut`], which computes it).
+    /// With a net: from the current accumulator if it is computed, else from the last
+    /// computed ones and the pending moves, nothing stored (the search's leaves without
+    /// quiescence ask this; [`SearchHooks::evaluate_mut`] stores what it computes).
     fn evaluate(&self) -> i32 {
         match &self.nnue {
-            Some(state) => state
-                .evaluate_computed(
-                    self.side.index(),
-                    nnue::output_bucket(self.stones, state.network().buckets()),
-                )
-                .or_else(|| self.evaluate_net_from_scratch())
-                .unwrap_or_default(),
+            Some(state) => state.evaluate_lazily(
+                self.side.index(),
+                nnue::output_bucket(self.stones, state.network().buckets()),
+            ),
             None => self.evaluate_hand_crafted(),
         }
     }

@@ -181,7 +181,8 @@ pub fn active(
     let parts = parts(set);
     let mut features = ArrayVec::new();
     if parts.patterns {
-        features.extend(WINDOWS_2X2.active(0, |cell| cell_state(stones, perspective, cell)));
+        let (own, other) = (stones[perspective], stones[1 - perspective]);
+        features.extend((0..36).map(|w| WINDOWS_2X2.planes_index(w, own, other)));
     }
     if let Some(offset) = parts.per_square {
         features.extend(active147(stones, gaps, perspective).map(|f| offset + f));
@@ -202,11 +203,25 @@ pub fn delta(
     set: &FeatureSet,
     stones: [u64; 2],
     mover: usize,
-    (to, from): (usize, Option<usize>),
+    move_cells: (usize, Option<usize>),
     captured: u64,
 ) -> Delta<MAX_CHANGES> {
-    let parts = parts(set);
     let mut delta = Delta::default();
+    fill_delta(set, stones, mover, move_cells, captured, &mut delta);
+    delta
+}
+
+/// [`delta`] written into `delta` (empty), in place ([`NnueState::push_with`]).
+#[inline]
+pub fn fill_delta(
+    set: &FeatureSet,
+    stones: [u64; 2],
+    mover: usize,
+    (to, from): (usize, Option<usize>),
+    captured: u64,
+    delta: &mut Delta<MAX_CHANGES>,
+) {
+    let parts = parts(set);
     if let Some(offset) = parts.per_square {
         let both =
             |owner, square| [0, 1].map(|p| (offset + stone_feature(p, owner, square)) as u16);
@@ -225,15 +240,8 @@ pub fn delta(
         after[mover] = (after[mover] | 1 << to | captured) & !lifted;
         after[1 - mover] &= !captured;
         let changed = WINDOWS_2X2.windows_of(1 << to | captured | lifted);
-        WINDOWS_2X2.push_changes(
-            changed,
-            0,
-            |p, cell| cell_state(stones, p, cell),
-            |p, cell| cell_state(after, p, cell),
-            &mut delta,
-        );
+        WINDOWS_2X2.push_plane_changes(changed, 0, (stones, after), delta);
     }
-    delta
 }
 
 /// The output bucket of a board with `stones` (`x`'s, `o`'s) in a net of `buckets`
@@ -496,8 +504,8 @@ mod tests {
 
     #[test]
     fn the_embedded_net_is_valid_and_the_default() {
-        let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx147 net");
-        assert_eq!(*net.features(), ATAXX147);
+        let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx2x2Plus147 net");
+        assert_eq!(*net.features(), ATAXX2X2_PLUS147);
         let start = Ataxx::start(&AtaxxVariant::default());
         assert!(start.nnue().is_some());
         assert_eq!(start.evaluate(), start.evaluate_net_from_scratch().unwrap());

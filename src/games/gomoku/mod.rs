@@ -26,7 +26,7 @@ mod tests;
 use std::fmt;
 use std::sync::OnceLock;
 
-use pattern::{Pattern, Perspective, PATTERNS, WALL_BITS};
+use pattern::{Pattern, PATTERNS, WALL_BITS};
 
 use super::grid::{self, Mark};
 use super::{
@@ -281,12 +281,19 @@ const THREATS: usize = 7;
 
 impl Threat {
     /// The level of four direction patterns taken together.
+    #[cfg(test)]
     fn of(patterns: [Pattern; 4]) -> Threat {
-        let count = |p: Pattern| patterns.iter().filter(|&&q| q == p).count();
-        let (fours, threes) = (count(Pattern::Block4), count(Pattern::Flex3));
-        if count(Pattern::Five) > 0 {
+        let code: u16 = patterns.iter().map(|&p| COUNT_CODE[p as usize]).sum();
+        threat_from(THREAT_OF_COUNTS[usize::from(code)])
+    }
+
+    /// The level of four direction patterns given as a count code (see [`COUNT_CODE`]).
+    const fn of_counts(code: u16) -> Threat {
+        let (fives, open_fours) = (code & 7, (code >> 3) & 7);
+        let (fours, threes) = ((code >> 6) & 7, (code >> 9) & 7);
+        if fives > 0 {
             Threat::Five
-        } else if count(Pattern::Flex4) > 0 || fours >= 2 {
+        } else if open_fours > 0 || fours >= 2 {
             Threat::OpenFour
         } else if fours == 1 && threes > 0 {
             Threat::FourThree
@@ -312,13 +319,43 @@ const PATTERN_VALUE: [i32; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000]
 /// Extra value of a cell to a player per threat level of a stone there.
 const THREAT_VALUE: [i32; THREATS] = [0, 0, 200, 0, 400, 600, 1000];
 
-/// Everything the position knows about one empty cell for one player.
+/// What a direction's pattern adds to a cell's count code: three bits each for the
+/// number of directions with a five, an open four, a four and an open three (the
+/// patterns that decide the [`Threat`] level); the other patterns add nothing.
+const COUNT_CODE: [u16; PATTERNS] = [0, 0, 0, 0, 0, 0, 1 << 9, 1 << 6, 1 << 3, 1];
+/// Number of count codes.
+const COUNT_CODES: usize = 1 << 12;
+/// The [`Threat`] level (as `u8`) of every count code.
+const THREAT_OF_COUNTS: [u8; COUNT_CODES] = {
+    let mut table = [0; COUNT_CODES];
+    let mut code = 0;
+    while code < COUNT_CODES {
+        table[code] = Threat::of_counts(code as u16) as u8;
+        code += 1;
+    }
+    table
+};
+
+/// Everything the position knows about one empty cell for one player. An occupied cell
+/// holds the default (every pattern dead), so it adds nothing to the sums.
 #[derive(Copy, Clone, Debug, Default)]
 struct CellInfo {
-    /// [`PATTERN_VALUE`]s of the four directions plus the [`THREAT_VALUE`].
-    value: i32,
+    /// The [`PATTERN_VALUE`]s of the four directions.
+    pattern_value: i32,
+    /// The sum of the [`COUNT_CODE`]s of the four directions.
+    counts: u16,
+    /// The [`Pattern`] per direction, as `u8`.
+    patterns: [u8; 4],
     /// The [`Threat`] level, as `u8`.
     threat: u8,
+}
+
+impl CellInfo {
+    /// The cell's value: its pattern values plus the [`THREAT_VALUE`] of its level.
+    #[inline]
+    fn value(&self) -> i32 {
+        self.pattern_value + THREAT_VALUE[usize::from(self.threat)]
+    }
 }
 
 /// Zobrist keys of stones per padded cell and player, and of the side to move.
@@ -361,8 +398,8 @@ pub struct Gomoku {
     stride: usize,
     /// The four direction steps in the padded board.
     steps: [usize; 4],
-    /// The pattern table of the rule.
-    table: &'static [Pattern],
+    /// Both players' patterns per absolute line key under the rule.
+    pairs: &'static [[Pattern; 2]],
     /// `EMPTY`, `player index + 1` or `WALL_BITS` per padded cell.
     board: [u8; PADDED],
     /// Line keys per padded cell and direction (absolute colours).
@@ -465,7 +502,7 @@ impl Gomoku {
             variant,
             stride,
             steps: [1, stride, stride + 1, stride - 1],
-            table: pattern::table(variant.rule),
+            pairs: pattern::pair_table(variant.rule),
             board: [WALL_BITS as u8; PADDED],
             keys: [[0; 4]; PADDED],
             info: [[CellInfo::default(); PADDED]; 2],
@@ -496,7 +533,7 @@ impl Gomoku {
             }
         }
         for cell in game.board_cells() {
-            game.refresh(cell);
+            game.restore(cell);
         }
         game
     }
@@ -514,52 +551,79 @@ impl Gomoku {
         (cell as isize + step as isize * self.steps[dir] as isize) as usize
     }
 
-    /// Brings the pattern information of `cell` for both players up to date with its
-    /// keys (or clears it when the cell is taken).
-    fn refresh(&mut self, cell: usize) {
+    /// Sets the pattern of `player` in direction `dir` of the empty `cell` to `new`,
+    /// updating the cell's threat level and value, the sums and the sets of fives and
+    /// fours. Nothing to do when the pattern stays (most key changes).
+    #[inline]
+    fn set_pattern(&mut self, player: usize, cell: usize, dir: usize, new: Pattern) {
+        let info = &mut self.info[player][cell];
+        let old = usize::from(info.patterns[dir]);
+        let new = new as usize;
+        if old == new {
+            return;
+        }
+        let (old_value, old_threat) = (info.value(), info.threat);
+        info.patterns[dir] = new as u8;
+        info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
+        info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+        info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
+        let (new_value, new_threat) = (info.value(), info.threat);
+        self.value[player] += new_value - old_value;
+        if new_threat != old_threat {
+            self.retally(player, cell, old_threat, new_threat);
+        }
+    }
+
+    /// Moves `cell` of `player` from threat level `old` to `new` in the counts and in the
+    /// sets of fives and fours.
+    fn retally(&mut self, player: usize, cell: usize, old: u8, new: u8) {
+        if old != 0 {
+            self.threat_count[player][usize::from(old)] -= 1;
+        }
+        if new != 0 {
+            self.threat_count[player][usize::from(new)] += 1;
+        }
+        let five = Threat::Five as u8;
+        let is_four = |level: u8| level >= Threat::Four as u8 && level != five;
+        if (old == five) != (new == five) {
+            set_bit(&mut self.fives[player], cell, new == five);
+        }
+        if is_four(old) != is_four(new) {
+            set_bit(&mut self.fours[player], cell, is_four(new));
+        }
+    }
+
+    /// Takes a cell that a stone now fills out of both players' sums and sets.
+    fn clear(&mut self, cell: usize) {
         for player in 0..2 {
-            let old = self.info[player][cell];
-            let new = if self.board[cell] == EMPTY {
-                let keys = self.keys[cell];
-                let patterns =
-                    keys.map(|key| self.table[usize::from(Perspective::of(key, player))]);
-                let threat = Threat::of(patterns);
-                let value = patterns
-                    .iter()
-                    .map(|&p| PATTERN_VALUE[p as usize])
-                    .sum::<i32>()
-                    + THREAT_VALUE[threat as usize];
-                CellInfo {
-                    value,
-                    threat: threat as u8,
-                }
-            } else {
-                CellInfo::default()
-            };
-            self.value[player] += new.value - old.value;
-            if old.threat != 0 {
-                self.threat_count[player][usize::from(old.threat)] -= 1;
-            }
-            if new.threat != 0 {
-                self.threat_count[player][usize::from(new.threat)] += 1;
-            }
-            set_bit(
-                &mut self.fives[player],
-                cell,
-                new.threat == Threat::Five as u8,
-            );
-            let four = new.threat >= Threat::Four as u8 && new.threat != Threat::Five as u8;
-            set_bit(&mut self.fours[player], cell, four);
-            self.info[player][cell] = new;
+            let info = self.info[player][cell];
+            self.value[player] -= info.value();
+            self.retally(player, cell, info.threat, 0);
+            self.info[player][cell] = CellInfo::default();
+        }
+    }
+
+    /// Computes the patterns of a cell that has just become empty (or of every cell of
+    /// the empty board) from its keys, for both players.
+    fn restore(&mut self, cell: usize) {
+        for dir in 0..4 {
+            let [first, second] = self.pairs[usize::from(self.keys[cell][dir])];
+            self.set_pattern(0, cell, dir, first);
+            self.set_pattern(1, cell, dir, second);
         }
     }
 
     /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
     /// keys of the cells that see it, their patterns, the nearness counts and the hash.
+    /// Only the direction of the line through `cell` changes for each of those cells.
     fn set_stone(&mut self, cell: usize, colour: u8, player: usize) {
         self.board[cell] = colour;
         self.hash ^= zobrist().stones[cell][player];
-        self.refresh(cell);
+        if colour == EMPTY {
+            self.restore(cell);
+        } else {
+            self.clear(cell);
+        }
         for dir in 0..4 {
             for step in (-4i32..=4).filter(|&s| s != 0) {
                 // `cell` is `-step` cells from `other`: that slot of `other`'s key changes.
@@ -571,7 +635,9 @@ impl Gomoku {
                 let key = &mut self.keys[other][dir];
                 *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
                 if self.board[other] == EMPTY {
-                    self.refresh(other);
+                    let [first, second] = self.pairs[usize::from(*key)];
+                    self.set_pattern(0, other, dir, first);
+                    self.set_pattern(1, other, dir, second);
                 }
             }
         }
@@ -639,8 +705,7 @@ impl Gomoku {
             }
             set_bit(&mut chosen, cell, true);
             for dir in 0..4 {
-                let key = Perspective::of(self.keys[cell][dir], opponent);
-                if self.table[usize::from(key)] < Pattern::Flex3 {
+                if self.pairs[usize::from(self.keys[cell][dir])][opponent] < Pattern::Flex3 {
                     continue;
                 }
                 for step in (-4i32..=4).filter(|&s| s != 0) {
@@ -694,7 +759,7 @@ impl Gomoku {
         (
             threat_from(mine.threat),
             threat_from(theirs.threat),
-            mine.value + theirs.value,
+            mine.value() + theirs.value(),
         )
     }
 }

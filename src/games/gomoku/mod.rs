@@ -336,18 +336,41 @@ const THREAT_OF_COUNTS: [u8; COUNT_CODES] = {
     table
 };
 
-/// Everything the position knows about one empty cell for one player. An occupied cell
-/// holds the default (every pattern dead), so it adds nothing to the sums.
+/// What the position knows about one empty cell for one player, from its patterns. An
+/// occupied cell holds the default (every pattern dead), so it adds nothing to the sums.
 #[derive(Copy, Clone, Debug, Default)]
 struct CellInfo {
     /// The [`PATTERN_VALUE`]s of the four directions.
     pattern_value: i32,
     /// The sum of the [`COUNT_CODE`]s of the four directions.
     counts: u16,
-    /// The [`Pattern`] per direction, as `u8`.
-    patterns: [u8; 4],
     /// The [`Threat`] level, as `u8`.
     threat: u8,
+}
+
+/// Everything the position keeps about one padded cell, together (32 bytes: what a
+/// stone reads and writes of a neighbour is one cache line).
+#[derive(Copy, Clone, Debug)]
+struct CellState {
+    /// The line key per direction (absolute colours).
+    keys: [u16; 4],
+    /// Per direction, both players' patterns (all dead while the cell is taken).
+    pairs: [[Pattern; 2]; 4],
+    /// Per player, the threat level and values of the patterns.
+    info: [CellInfo; 2],
+}
+
+impl CellState {
+    /// A cell with no neighbours read yet and every pattern dead.
+    const BLANK: CellState = CellState {
+        keys: [0; 4],
+        pairs: [[Pattern::Dead; 2]; 4],
+        info: [CellInfo {
+            pattern_value: 0,
+            counts: 0,
+            threat: 0,
+        }; 2],
+    };
 }
 
 impl CellInfo {
@@ -402,10 +425,8 @@ pub struct Gomoku {
     pairs: &'static [[Pattern; 2]],
     /// `EMPTY`, `player index + 1` or `WALL_BITS` per padded cell.
     board: [u8; PADDED],
-    /// Line keys per padded cell and direction (absolute colours).
-    keys: [[u16; 4]; PADDED],
-    /// Per player, what a stone on each empty board cell would make.
-    info: [[CellInfo; PADDED]; 2],
+    /// Keys, patterns and what a stone would make, per padded cell.
+    cells: [CellState; PADDED],
     /// Stones within `NEAR` (Chebyshev) of each cell.
     near: [u8; PADDED],
     /// Per player, the empty cells whose threat is a five (pattern-wise).
@@ -504,8 +525,7 @@ impl Gomoku {
             steps: [1, stride, stride + 1, stride - 1],
             pairs: pattern::pair_table(variant.rule),
             board: [WALL_BITS as u8; PADDED],
-            keys: [[0; 4]; PADDED],
-            info: [[CellInfo::default(); PADDED]; 2],
+            cells: [CellState::BLANK; PADDED],
             near: [0; PADDED],
             fives: [[0; SET_WORDS]; 2],
             fours: [[0; SET_WORDS]; 2],
@@ -529,7 +549,7 @@ impl Gomoku {
                         key |= WALL_BITS << pattern::shift(step);
                     }
                 }
-                game.keys[cell][dir] = key;
+                game.cells[cell].keys[dir] = key;
             }
         }
         for cell in game.board_cells() {
@@ -551,26 +571,31 @@ impl Gomoku {
         (cell as isize + step as isize * self.steps[dir] as isize) as usize
     }
 
-    /// Sets the pattern of `player` in direction `dir` of the empty `cell` to `new`,
-    /// updating the cell's threat level and value, the sums and the sets of fives and
-    /// fours. Nothing to do when the pattern stays (most key changes).
+    /// Sets both players' patterns in direction `dir` of the empty `cell` to `new`,
+    /// updating the cell's threat levels and values, the sums and the sets of fives and
+    /// fours. Nothing to do when the patterns stay (most key changes).
     #[inline]
-    fn set_pattern(&mut self, player: usize, cell: usize, dir: usize, new: Pattern) {
-        let info = &mut self.info[player][cell];
-        let old = usize::from(info.patterns[dir]);
-        let new = new as usize;
+    fn set_patterns(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
+        let old = self.cells[cell].pairs[dir];
         if old == new {
             return;
         }
-        let (old_value, old_threat) = (info.value(), info.threat);
-        info.patterns[dir] = new as u8;
-        info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
-        info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
-        info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
-        let (new_value, new_threat) = (info.value(), info.threat);
-        self.value[player] += new_value - old_value;
-        if new_threat != old_threat {
-            self.retally(player, cell, old_threat, new_threat);
+        self.cells[cell].pairs[dir] = new;
+        for player in 0..2 {
+            let (old, new) = (old[player] as usize, new[player] as usize);
+            if old == new {
+                continue;
+            }
+            let info = &mut self.cells[cell].info[player];
+            let (old_value, old_threat) = (info.value(), info.threat);
+            info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
+            info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+            info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
+            let (new_value, new_threat) = (info.value(), info.threat);
+            self.value[player] += new_value - old_value;
+            if new_threat != old_threat {
+                self.retally(player, cell, old_threat, new_threat);
+            }
         }
     }
 
@@ -596,20 +621,21 @@ impl Gomoku {
     /// Takes a cell that a stone now fills out of both players' sums and sets.
     fn clear(&mut self, cell: usize) {
         for player in 0..2 {
-            let info = self.info[player][cell];
+            let info = self.cells[cell].info[player];
             self.value[player] -= info.value();
             self.retally(player, cell, info.threat, 0);
-            self.info[player][cell] = CellInfo::default();
         }
+        let state = &mut self.cells[cell];
+        state.pairs = CellState::BLANK.pairs;
+        state.info = CellState::BLANK.info;
     }
 
     /// Computes the patterns of a cell that has just become empty (or of every cell of
     /// the empty board) from its keys, for both players.
     fn restore(&mut self, cell: usize) {
         for dir in 0..4 {
-            let [first, second] = self.pairs[usize::from(self.keys[cell][dir])];
-            self.set_pattern(0, cell, dir, first);
-            self.set_pattern(1, cell, dir, second);
+            let pair = self.pairs[usize::from(self.cells[cell].keys[dir])];
+            self.set_patterns(cell, dir, pair);
         }
     }
 
@@ -632,12 +658,11 @@ impl Gomoku {
                     continue;
                 }
                 let shift = pattern::shift(-step);
-                let key = &mut self.keys[other][dir];
+                let key = &mut self.cells[other].keys[dir];
                 *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
                 if self.board[other] == EMPTY {
-                    let [first, second] = self.pairs[usize::from(*key)];
-                    self.set_pattern(0, other, dir, first);
-                    self.set_pattern(1, other, dir, second);
+                    let pair = self.pairs[usize::from(*key)];
+                    self.set_patterns(other, dir, pair);
                 }
             }
         }
@@ -699,13 +724,13 @@ impl Gomoku {
         }
         for cell in self.board_cells() {
             if self.board[cell] != EMPTY
-                || self.info[opponent][cell].threat < Threat::FourThree as u8
+                || self.cells[cell].info[opponent].threat < Threat::FourThree as u8
             {
                 continue;
             }
             set_bit(&mut chosen, cell, true);
             for dir in 0..4 {
-                if self.pairs[usize::from(self.keys[cell][dir])][opponent] < Pattern::Flex3 {
+                if self.cells[cell].pairs[dir][opponent] < Pattern::Flex3 {
                     continue;
                 }
                 for step in (-4i32..=4).filter(|&s| s != 0) {
@@ -754,8 +779,7 @@ impl Gomoku {
     /// The threat levels of a cell for the side to move and the opponent.
     fn threats(&self, cell: usize) -> (Threat, Threat, i32) {
         let own = self.side.index();
-        let mine = self.info[own][cell];
-        let theirs = self.info[1 - own][cell];
+        let [mine, theirs] = [own, 1 - own].map(|player| self.cells[cell].info[player]);
         (
             threat_from(mine.threat),
             threat_from(theirs.threat),

@@ -53,10 +53,10 @@ fn check_consistent(game: &Gomoku) {
         }
         assert_eq!(game.near[cell], near);
         for dir in 0..4 {
-            assert_eq!(game.keys[cell][dir], slow_key(game, cell, dir));
+            assert_eq!(game.cells[cell].keys[dir], slow_key(game, cell, dir));
         }
         for player in 0..2 {
-            let info = game.info[player][cell];
+            let info = game.cells[cell].info[player];
             if game.board[cell] != EMPTY {
                 assert_eq!((info.value(), info.threat), (0, 0));
                 continue;
@@ -67,7 +67,7 @@ fn check_consistent(game: &Gomoku) {
             });
             let threat = Threat::of(patterns);
             assert_eq!(info.threat, threat as u8);
-            assert_eq!(info.patterns, patterns.map(|p| p as u8));
+            assert_eq!(game.cells[cell].pairs.map(|pair| pair[player]), patterns);
             value[player] += info.value();
             counts[player][threat as usize] += u16::from(threat != Threat::None);
             assert_eq!(has_bit(&game.fives[player], cell), threat == Threat::Five);

@@ -381,6 +381,78 @@ impl CellInfo {
     }
 }
 
+/// Cells whose state a stone changes: its own and four each way in four directions.
+const TOUCHED: usize = 33;
+/// Moves whose take-back the [`UndoLog`] keeps (the deepest search line and more).
+const UNDO_DEPTH: usize = 160;
+
+/// What a move changed, saved before it: the states of the cells it touched (in the
+/// order of [`Gomoku::touched`]) and the value sums.
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    /// The cell the stone went on.
+    cell: u16,
+    /// The value sums before the move.
+    value: [i32; 2],
+    /// The touched cells' states before the move.
+    states: [CellState; TOUCHED],
+}
+
+/// The last [`UNDO_DEPTH`] moves' [`Undo`] records, a ring: taking a move back copies its
+/// record back instead of recomputing the patterns. When the record is missing (older
+/// than the ring, or a move taken back out of order), the take-back recomputes.
+#[derive(Clone, Debug)]
+struct UndoLog {
+    /// The records, allocated once.
+    entries: Box<[Undo]>,
+    /// Where the next record goes.
+    top: usize,
+    /// Records kept (at most [`UNDO_DEPTH`]).
+    len: usize,
+}
+
+impl UndoLog {
+    /// An empty log.
+    fn new() -> UndoLog {
+        let blank = Undo {
+            cell: 0,
+            value: [0; 2],
+            states: [CellState::BLANK; TOUCHED],
+        };
+        UndoLog {
+            entries: vec![blank; UNDO_DEPTH].into_boxed_slice(),
+            top: 0,
+            len: 0,
+        }
+    }
+
+    /// The slot of a new record for a stone on `cell` (overwriting the oldest when full).
+    fn push(&mut self, cell: usize) -> &mut Undo {
+        let slot = self.top;
+        self.top = (self.top + 1) % UNDO_DEPTH;
+        self.len = (self.len + 1).min(UNDO_DEPTH);
+        let entry = &mut self.entries[slot];
+        entry.cell = cell as u16;
+        entry
+    }
+
+    /// The index of the newest record if it is the one of `cell`, removed from the log;
+    /// otherwise `None`, and the log is emptied (its records no longer fit the board).
+    fn pop(&mut self, cell: usize) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let slot = (self.top + UNDO_DEPTH - 1) % UNDO_DEPTH;
+        if usize::from(self.entries[slot].cell) != cell {
+            self.len = 0;
+            return None;
+        }
+        self.top = slot;
+        self.len -= 1;
+        Some(slot)
+    }
+}
+
 /// Zobrist keys of stones per padded cell and player, and of the side to move.
 struct Zobrist {
     stones: Vec<[u64; 2]>,
@@ -443,6 +515,8 @@ pub struct Gomoku {
     ply: u32,
     /// Whether the player who just moved made a five.
     won: bool,
+    /// The records that take the last moves back.
+    undo: UndoLog,
 }
 
 impl fmt::Debug for Gomoku {
@@ -536,6 +610,7 @@ impl Gomoku {
             stones: 0,
             ply: 0,
             won: false,
+            undo: UndoLog::new(),
         };
         for cell in game.board_cells() {
             game.board[cell] = EMPTY;
@@ -666,7 +741,11 @@ impl Gomoku {
                 }
             }
         }
-        let delta: i8 = if colour == EMPTY { -1 } else { 1 };
+        self.update_near(cell, if colour == EMPTY { -1 } else { 1 });
+    }
+
+    /// Adds `delta` to the nearness counts of the cells within [`NEAR`] of `cell`.
+    fn update_near(&mut self, cell: usize, delta: i8) {
         for dy in -NEAR..=NEAR {
             for dx in -NEAR..=NEAR {
                 let other = cell as isize + dy as isize * self.stride as isize + dx as isize;
@@ -675,6 +754,64 @@ impl Gomoku {
                 }
             }
         }
+    }
+
+    /// The cells a stone on `cell` touches, in a fixed order: `cell`, then per direction
+    /// the eight cells four each way (off-board cells of the padding included).
+    fn touched(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let lines = (0..4).flat_map(move |dir| {
+            (-4i32..=4)
+                .filter(|&s| s != 0)
+                .map(move |step| self.offset(cell, dir, step))
+        });
+        std::iter::once(cell).chain(lines)
+    }
+
+    /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
+    /// what it changes in the undo log.
+    fn place_logged(&mut self, cell: usize, player: usize) {
+        let mut states = [CellState::BLANK; TOUCHED];
+        for (state, other) in states.iter_mut().zip(self.touched(cell)) {
+            *state = self.cells[other];
+        }
+        let value = self.value;
+        let entry = self.undo.push(cell);
+        entry.value = value;
+        entry.states = states;
+        self.set_stone(cell, player as u8 + 1, player);
+    }
+
+    /// Takes the stone of `player` off `cell`: from the undo log when it holds the
+    /// record of that stone, else by recomputing ([`Gomoku::set_stone`]).
+    fn remove_logged(&mut self, cell: usize, player: usize) {
+        let Some(slot) = self.undo.pop(cell) else {
+            self.set_stone(cell, EMPTY, player);
+            return;
+        };
+        self.board[cell] = EMPTY;
+        self.hash ^= zobrist().stones[cell][player];
+        for index in 0..TOUCHED {
+            let other = if index == 0 {
+                cell
+            } else {
+                let (dir, k) = ((index - 1) / 8, (index - 1) % 8);
+                let step = if k < 4 { k as i32 - 4 } else { k as i32 - 3 };
+                self.offset(cell, dir, step)
+            };
+            let saved = self.undo.entries[slot].states[index];
+            for player in 0..2 {
+                let (now, then) = (
+                    self.cells[other].info[player].threat,
+                    saved.info[player].threat,
+                );
+                if now != then {
+                    self.retally(player, other, now, then);
+                }
+            }
+            self.cells[other] = saved;
+        }
+        self.value = self.undo.entries[slot].value;
+        self.update_near(cell, -1);
     }
 
     /// Whether a stone of `player` on `cell` (there or not yet) is part of a winning line
@@ -916,7 +1053,7 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
-        self.set_stone(cell, player as u8 + 1, player);
+        self.place_logged(cell, player);
         self.won = self.five_through(cell, player);
         self.stones += 1;
         self.ply += 1;
@@ -928,7 +1065,7 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         let player = self.side.other().index();
         debug_assert_eq!(self.board[cell], player as u8 + 1);
-        self.set_stone(cell, EMPTY, player);
+        self.remove_logged(cell, player);
         self.won = false;
         self.stones -= 1;
         self.ply -= 1;

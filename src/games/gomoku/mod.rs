@@ -387,7 +387,7 @@ const TOUCHED: usize = 33;
 const UNDO_DEPTH: usize = 160;
 
 /// What a move changed, saved before it: the states of the cells it touched (in the
-/// order of [`Gomoku::touched`]) and the value sums.
+/// order of [`Gomoku::touch`]) and the value sums.
 #[derive(Copy, Clone, Debug)]
 struct Undo {
     /// The cell the stone went on.
@@ -493,6 +493,9 @@ pub struct Gomoku {
     stride: usize,
     /// The four direction steps in the padded board.
     steps: [usize; 4],
+    /// The offsets of the cells a stone touches, in the order of the undo records: the
+    /// cell itself, then per direction the cells 4, 3, 2, 1 before and 1 to 4 after.
+    touch: [isize; TOUCHED],
     /// Both players' patterns per absolute line key under the rule.
     pairs: &'static [[Pattern; 2]],
     /// `EMPTY`, `player index + 1` or `WALL_BITS` per padded cell.
@@ -527,6 +530,19 @@ impl fmt::Debug for Gomoku {
             .field("hash", &format_args!("{:#018x}", self.hash))
             .finish()
     }
+}
+
+/// The offsets of [`Gomoku::touch`] on a padded board of `stride`.
+fn touch_offsets(stride: usize) -> [isize; TOUCHED] {
+    let steps = [1, stride, stride + 1, stride - 1].map(|step| step as isize);
+    let mut offsets = [0; TOUCHED];
+    let lines = steps
+        .iter()
+        .flat_map(|&step| (-4..=4).filter(|&s| s != 0).map(move |s| s * step));
+    for (offset, delta) in offsets[1..].iter_mut().zip(lines) {
+        *offset = delta;
+    }
+    offsets
 }
 
 /// Sets or clears `cell` in the bit set.
@@ -597,6 +613,7 @@ impl Gomoku {
             variant,
             stride,
             steps: [1, stride, stride + 1, stride - 1],
+            touch: touch_offsets(stride),
             pairs: pattern::pair_table(variant.rule),
             board: [WALL_BITS as u8; PADDED],
             cells: [CellState::BLANK; PADDED],
@@ -756,28 +773,14 @@ impl Gomoku {
         }
     }
 
-    /// The cells a stone on `cell` touches, in a fixed order: `cell`, then per direction
-    /// the eight cells four each way (off-board cells of the padding included).
-    fn touched(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        let lines = (0..4).flat_map(move |dir| {
-            (-4i32..=4)
-                .filter(|&s| s != 0)
-                .map(move |step| self.offset(cell, dir, step))
-        });
-        std::iter::once(cell).chain(lines)
-    }
-
     /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
     /// what it changes in the undo log.
     fn place_logged(&mut self, cell: usize, player: usize) {
-        let mut states = [CellState::BLANK; TOUCHED];
-        for (state, other) in states.iter_mut().zip(self.touched(cell)) {
-            *state = self.cells[other];
-        }
-        let value = self.value;
         let entry = self.undo.push(cell);
-        entry.value = value;
-        entry.states = states;
+        entry.value = self.value;
+        for (state, &delta) in entry.states.iter_mut().zip(&self.touch) {
+            *state = self.cells[cell.wrapping_add_signed(delta)];
+        }
         self.set_stone(cell, player as u8 + 1, player);
     }
 
@@ -791,13 +794,7 @@ impl Gomoku {
         self.board[cell] = EMPTY;
         self.hash ^= zobrist().stones[cell][player];
         for index in 0..TOUCHED {
-            let other = if index == 0 {
-                cell
-            } else {
-                let (dir, k) = ((index - 1) / 8, (index - 1) % 8);
-                let step = if k < 4 { k as i32 - 4 } else { k as i32 - 3 };
-                self.offset(cell, dir, step)
-            };
+            let other = cell.wrapping_add_signed(self.touch[index]);
             let saved = self.undo.entries[slot].states[index];
             for player in 0..2 {
                 let (now, then) = (

@@ -26,7 +26,7 @@ mod tests;
 use std::fmt;
 use std::sync::OnceLock;
 
-use pattern::{Pattern, Perspective, PATTERNS, WALL_BITS};
+use pattern::{Pattern, PATTERNS, WALL_BITS};
 
 use super::grid::{self, Mark};
 use super::{
@@ -281,12 +281,19 @@ const THREATS: usize = 7;
 
 impl Threat {
     /// The level of four direction patterns taken together.
+    #[cfg(test)]
     fn of(patterns: [Pattern; 4]) -> Threat {
-        let count = |p: Pattern| patterns.iter().filter(|&&q| q == p).count();
-        let (fours, threes) = (count(Pattern::Block4), count(Pattern::Flex3));
-        if count(Pattern::Five) > 0 {
+        let code: u16 = patterns.iter().map(|&p| COUNT_CODE[p as usize]).sum();
+        threat_from(THREAT_OF_COUNTS[usize::from(code)])
+    }
+
+    /// The level of four direction patterns given as a count code (see [`COUNT_CODE`]).
+    const fn of_counts(code: u16) -> Threat {
+        let (fives, open_fours) = (code & 7, (code >> 3) & 7);
+        let (fours, threes) = ((code >> 6) & 7, (code >> 9) & 7);
+        if fives > 0 {
             Threat::Five
-        } else if count(Pattern::Flex4) > 0 || fours >= 2 {
+        } else if open_fours > 0 || fours >= 2 {
             Threat::OpenFour
         } else if fours == 1 && threes > 0 {
             Threat::FourThree
@@ -312,13 +319,138 @@ const PATTERN_VALUE: [i32; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000]
 /// Extra value of a cell to a player per threat level of a stone there.
 const THREAT_VALUE: [i32; THREATS] = [0, 0, 200, 0, 400, 600, 1000];
 
-/// Everything the position knows about one empty cell for one player.
+/// What a direction's pattern adds to a cell's count code: three bits each for the
+/// number of directions with a five, an open four, a four and an open three (the
+/// patterns that decide the [`Threat`] level); the other patterns add nothing.
+const COUNT_CODE: [u16; PATTERNS] = [0, 0, 0, 0, 0, 0, 1 << 9, 1 << 6, 1 << 3, 1];
+/// Number of count codes.
+const COUNT_CODES: usize = 1 << 12;
+/// The [`Threat`] level (as `u8`) of every count code.
+const THREAT_OF_COUNTS: [u8; COUNT_CODES] = {
+    let mut table = [0; COUNT_CODES];
+    let mut code = 0;
+    while code < COUNT_CODES {
+        table[code] = Threat::of_counts(code as u16) as u8;
+        code += 1;
+    }
+    table
+};
+
+/// What the position knows about one empty cell for one player, from its patterns. An
+/// occupied cell holds the default (every pattern dead), so it adds nothing to the sums.
 #[derive(Copy, Clone, Debug, Default)]
 struct CellInfo {
-    /// [`PATTERN_VALUE`]s of the four directions plus the [`THREAT_VALUE`].
-    value: i32,
+    /// The [`PATTERN_VALUE`]s of the four directions.
+    pattern_value: i32,
+    /// The sum of the [`COUNT_CODE`]s of the four directions.
+    counts: u16,
     /// The [`Threat`] level, as `u8`.
     threat: u8,
+}
+
+/// Everything the position keeps about one padded cell, together (32 bytes: what a
+/// stone reads and writes of a neighbour is one cache line).
+#[derive(Copy, Clone, Debug)]
+struct CellState {
+    /// The line key per direction (absolute colours).
+    keys: [u16; 4],
+    /// Per direction, both players' patterns (all dead while the cell is taken).
+    pairs: [[Pattern; 2]; 4],
+    /// Per player, the threat level and values of the patterns.
+    info: [CellInfo; 2],
+}
+
+impl CellState {
+    /// A cell with no neighbours read yet and every pattern dead.
+    const BLANK: CellState = CellState {
+        keys: [0; 4],
+        pairs: [[Pattern::Dead; 2]; 4],
+        info: [CellInfo {
+            pattern_value: 0,
+            counts: 0,
+            threat: 0,
+        }; 2],
+    };
+}
+
+impl CellInfo {
+    /// The cell's value: its pattern values plus the [`THREAT_VALUE`] of its level.
+    #[inline]
+    fn value(&self) -> i32 {
+        self.pattern_value + THREAT_VALUE[usize::from(self.threat)]
+    }
+}
+
+/// Cells whose state a stone changes: its own and four each way in four directions.
+const TOUCHED: usize = 33;
+/// Moves whose take-back the [`UndoLog`] keeps (the deepest search line and more).
+const UNDO_DEPTH: usize = 160;
+
+/// What a move changed, saved before it: the states of the cells it touched (in the
+/// order of [`Gomoku::touch`]) and the value sums.
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    /// The cell the stone went on.
+    cell: u16,
+    /// The value sums before the move.
+    value: [i32; 2],
+    /// The touched cells' states before the move.
+    states: [CellState; TOUCHED],
+}
+
+/// The last [`UNDO_DEPTH`] moves' [`Undo`] records, a ring: taking a move back copies its
+/// record back instead of recomputing the patterns. When the record is missing (older
+/// than the ring, or a move taken back out of order), the take-back recomputes.
+#[derive(Clone, Debug)]
+struct UndoLog {
+    /// The records, allocated once.
+    entries: Box<[Undo]>,
+    /// Where the next record goes.
+    top: usize,
+    /// Records kept (at most [`UNDO_DEPTH`]).
+    len: usize,
+}
+
+impl UndoLog {
+    /// An empty log.
+    fn new() -> UndoLog {
+        let blank = Undo {
+            cell: 0,
+            value: [0; 2],
+            states: [CellState::BLANK; TOUCHED],
+        };
+        UndoLog {
+            entries: vec![blank; UNDO_DEPTH].into_boxed_slice(),
+            top: 0,
+            len: 0,
+        }
+    }
+
+    /// The slot of a new record for a stone on `cell` (overwriting the oldest when full).
+    fn push(&mut self, cell: usize) -> &mut Undo {
+        let slot = self.top;
+        self.top = (self.top + 1) % UNDO_DEPTH;
+        self.len = (self.len + 1).min(UNDO_DEPTH);
+        let entry = &mut self.entries[slot];
+        entry.cell = cell as u16;
+        entry
+    }
+
+    /// The index of the newest record if it is the one of `cell`, removed from the log;
+    /// otherwise `None`, and the log is emptied (its records no longer fit the board).
+    fn pop(&mut self, cell: usize) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let slot = (self.top + UNDO_DEPTH - 1) % UNDO_DEPTH;
+        if usize::from(self.entries[slot].cell) != cell {
+            self.len = 0;
+            return None;
+        }
+        self.top = slot;
+        self.len -= 1;
+        Some(slot)
+    }
 }
 
 /// Zobrist keys of stones per padded cell and player, and of the side to move.
@@ -361,14 +493,15 @@ pub struct Gomoku {
     stride: usize,
     /// The four direction steps in the padded board.
     steps: [usize; 4],
-    /// The pattern table of the rule.
-    table: &'static [Pattern],
+    /// The offsets of the cells a stone touches, in the order of the undo records: the
+    /// cell itself, then per direction the cells 4, 3, 2, 1 before and 1 to 4 after.
+    touch: [isize; TOUCHED],
+    /// Both players' patterns per absolute line key under the rule.
+    pairs: &'static [[Pattern; 2]],
     /// `EMPTY`, `player index + 1` or `WALL_BITS` per padded cell.
     board: [u8; PADDED],
-    /// Line keys per padded cell and direction (absolute colours).
-    keys: [[u16; 4]; PADDED],
-    /// Per player, what a stone on each empty board cell would make.
-    info: [[CellInfo; PADDED]; 2],
+    /// Keys, patterns and what a stone would make, per padded cell.
+    cells: [CellState; PADDED],
     /// Stones within `NEAR` (Chebyshev) of each cell.
     near: [u8; PADDED],
     /// Per player, the empty cells whose threat is a five (pattern-wise).
@@ -385,6 +518,8 @@ pub struct Gomoku {
     ply: u32,
     /// Whether the player who just moved made a five.
     won: bool,
+    /// The records that take the last moves back.
+    undo: UndoLog,
 }
 
 impl fmt::Debug for Gomoku {
@@ -395,6 +530,19 @@ impl fmt::Debug for Gomoku {
             .field("hash", &format_args!("{:#018x}", self.hash))
             .finish()
     }
+}
+
+/// The offsets of [`Gomoku::touch`] on a padded board of `stride`.
+fn touch_offsets(stride: usize) -> [isize; TOUCHED] {
+    let steps = [1, stride, stride + 1, stride - 1].map(|step| step as isize);
+    let mut offsets = [0; TOUCHED];
+    let lines = steps
+        .iter()
+        .flat_map(|&step| (-4..=4).filter(|&s| s != 0).map(move |s| s * step));
+    for (offset, delta) in offsets[1..].iter_mut().zip(lines) {
+        *offset = delta;
+    }
+    offsets
 }
 
 /// Sets or clears `cell` in the bit set.
@@ -465,10 +613,10 @@ impl Gomoku {
             variant,
             stride,
             steps: [1, stride, stride + 1, stride - 1],
-            table: pattern::table(variant.rule),
+            touch: touch_offsets(stride),
+            pairs: pattern::pair_table(variant.rule),
             board: [WALL_BITS as u8; PADDED],
-            keys: [[0; 4]; PADDED],
-            info: [[CellInfo::default(); PADDED]; 2],
+            cells: [CellState::BLANK; PADDED],
             near: [0; PADDED],
             fives: [[0; SET_WORDS]; 2],
             fours: [[0; SET_WORDS]; 2],
@@ -479,6 +627,7 @@ impl Gomoku {
             stones: 0,
             ply: 0,
             won: false,
+            undo: UndoLog::new(),
         };
         for cell in game.board_cells() {
             game.board[cell] = EMPTY;
@@ -492,11 +641,11 @@ impl Gomoku {
                         key |= WALL_BITS << pattern::shift(step);
                     }
                 }
-                game.keys[cell][dir] = key;
+                game.cells[cell].keys[dir] = key;
             }
         }
         for cell in game.board_cells() {
-            game.refresh(cell);
+            game.restore(cell);
         }
         game
     }
@@ -514,52 +663,85 @@ impl Gomoku {
         (cell as isize + step as isize * self.steps[dir] as isize) as usize
     }
 
-    /// Brings the pattern information of `cell` for both players up to date with its
-    /// keys (or clears it when the cell is taken).
-    fn refresh(&mut self, cell: usize) {
+    /// Sets both players' patterns in direction `dir` of the empty `cell` to `new`,
+    /// updating the cell's threat levels and values, the sums and the sets of fives and
+    /// fours. Nothing to do when the patterns stay (most key changes).
+    #[inline]
+    fn set_patterns(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
+        let old = self.cells[cell].pairs[dir];
+        if old == new {
+            return;
+        }
+        self.cells[cell].pairs[dir] = new;
         for player in 0..2 {
-            let old = self.info[player][cell];
-            let new = if self.board[cell] == EMPTY {
-                let keys = self.keys[cell];
-                let patterns =
-                    keys.map(|key| self.table[usize::from(Perspective::of(key, player))]);
-                let threat = Threat::of(patterns);
-                let value = patterns
-                    .iter()
-                    .map(|&p| PATTERN_VALUE[p as usize])
-                    .sum::<i32>()
-                    + THREAT_VALUE[threat as usize];
-                CellInfo {
-                    value,
-                    threat: threat as u8,
-                }
-            } else {
-                CellInfo::default()
-            };
-            self.value[player] += new.value - old.value;
-            if old.threat != 0 {
-                self.threat_count[player][usize::from(old.threat)] -= 1;
+            let (old, new) = (old[player] as usize, new[player] as usize);
+            if old == new {
+                continue;
             }
-            if new.threat != 0 {
-                self.threat_count[player][usize::from(new.threat)] += 1;
+            let info = &mut self.cells[cell].info[player];
+            let (old_value, old_threat) = (info.value(), info.threat);
+            info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
+            info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+            info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
+            let (new_value, new_threat) = (info.value(), info.threat);
+            self.value[player] += new_value - old_value;
+            if new_threat != old_threat {
+                self.retally(player, cell, old_threat, new_threat);
             }
-            set_bit(
-                &mut self.fives[player],
-                cell,
-                new.threat == Threat::Five as u8,
-            );
-            let four = new.threat >= Threat::Four as u8 && new.threat != Threat::Five as u8;
-            set_bit(&mut self.fours[player], cell, four);
-            self.info[player][cell] = new;
+        }
+    }
+
+    /// Moves `cell` of `player` from threat level `old` to `new` in the counts and in the
+    /// sets of fives and fours.
+    fn retally(&mut self, player: usize, cell: usize, old: u8, new: u8) {
+        if old != 0 {
+            self.threat_count[player][usize::from(old)] -= 1;
+        }
+        if new != 0 {
+            self.threat_count[player][usize::from(new)] += 1;
+        }
+        let five = Threat::Five as u8;
+        let is_four = |level: u8| level >= Threat::Four as u8 && level != five;
+        if (old == five) != (new == five) {
+            set_bit(&mut self.fives[player], cell, new == five);
+        }
+        if is_four(old) != is_four(new) {
+            set_bit(&mut self.fours[player], cell, is_four(new));
+        }
+    }
+
+    /// Takes a cell that a stone now fills out of both players' sums and sets.
+    fn clear(&mut self, cell: usize) {
+        for player in 0..2 {
+            let info = self.cells[cell].info[player];
+            self.value[player] -= info.value();
+            self.retally(player, cell, info.threat, 0);
+        }
+        let state = &mut self.cells[cell];
+        state.pairs = CellState::BLANK.pairs;
+        state.info = CellState::BLANK.info;
+    }
+
+    /// Computes the patterns of a cell that has just become empty (or of every cell of
+    /// the empty board) from its keys, for both players.
+    fn restore(&mut self, cell: usize) {
+        for dir in 0..4 {
+            let pair = self.pairs[usize::from(self.cells[cell].keys[dir])];
+            self.set_patterns(cell, dir, pair);
         }
     }
 
     /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
     /// keys of the cells that see it, their patterns, the nearness counts and the hash.
+    /// Only the direction of the line through `cell` changes for each of those cells.
     fn set_stone(&mut self, cell: usize, colour: u8, player: usize) {
         self.board[cell] = colour;
         self.hash ^= zobrist().stones[cell][player];
-        self.refresh(cell);
+        if colour == EMPTY {
+            self.restore(cell);
+        } else {
+            self.clear(cell);
+        }
         for dir in 0..4 {
             for step in (-4i32..=4).filter(|&s| s != 0) {
                 // `cell` is `-step` cells from `other`: that slot of `other`'s key changes.
@@ -568,14 +750,19 @@ impl Gomoku {
                     continue;
                 }
                 let shift = pattern::shift(-step);
-                let key = &mut self.keys[other][dir];
+                let key = &mut self.cells[other].keys[dir];
                 *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
                 if self.board[other] == EMPTY {
-                    self.refresh(other);
+                    let pair = self.pairs[usize::from(*key)];
+                    self.set_patterns(other, dir, pair);
                 }
             }
         }
-        let delta: i8 = if colour == EMPTY { -1 } else { 1 };
+        self.update_near(cell, if colour == EMPTY { -1 } else { 1 });
+    }
+
+    /// Adds `delta` to the nearness counts of the cells within [`NEAR`] of `cell`.
+    fn update_near(&mut self, cell: usize, delta: i8) {
         for dy in -NEAR..=NEAR {
             for dx in -NEAR..=NEAR {
                 let other = cell as isize + dy as isize * self.stride as isize + dx as isize;
@@ -584,6 +771,44 @@ impl Gomoku {
                 }
             }
         }
+    }
+
+    /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
+    /// what it changes in the undo log.
+    fn place_logged(&mut self, cell: usize, player: usize) {
+        let entry = self.undo.push(cell);
+        entry.value = self.value;
+        for (state, &delta) in entry.states.iter_mut().zip(&self.touch) {
+            *state = self.cells[cell.wrapping_add_signed(delta)];
+        }
+        self.set_stone(cell, player as u8 + 1, player);
+    }
+
+    /// Takes the stone of `player` off `cell`: from the undo log when it holds the
+    /// record of that stone, else by recomputing ([`Gomoku::set_stone`]).
+    fn remove_logged(&mut self, cell: usize, player: usize) {
+        let Some(slot) = self.undo.pop(cell) else {
+            self.set_stone(cell, EMPTY, player);
+            return;
+        };
+        self.board[cell] = EMPTY;
+        self.hash ^= zobrist().stones[cell][player];
+        for index in 0..TOUCHED {
+            let other = cell.wrapping_add_signed(self.touch[index]);
+            let saved = self.undo.entries[slot].states[index];
+            for player in 0..2 {
+                let (now, then) = (
+                    self.cells[other].info[player].threat,
+                    saved.info[player].threat,
+                );
+                if now != then {
+                    self.retally(player, other, now, then);
+                }
+            }
+            self.cells[other] = saved;
+        }
+        self.value = self.undo.entries[slot].value;
+        self.update_near(cell, -1);
     }
 
     /// Whether a stone of `player` on `cell` (there or not yet) is part of a winning line
@@ -633,14 +858,13 @@ impl Gomoku {
         }
         for cell in self.board_cells() {
             if self.board[cell] != EMPTY
-                || self.info[opponent][cell].threat < Threat::FourThree as u8
+                || self.cells[cell].info[opponent].threat < Threat::FourThree as u8
             {
                 continue;
             }
             set_bit(&mut chosen, cell, true);
             for dir in 0..4 {
-                let key = Perspective::of(self.keys[cell][dir], opponent);
-                if self.table[usize::from(key)] < Pattern::Flex3 {
+                if self.cells[cell].pairs[dir][opponent] < Pattern::Flex3 {
                     continue;
                 }
                 for step in (-4i32..=4).filter(|&s| s != 0) {
@@ -689,12 +913,11 @@ impl Gomoku {
     /// The threat levels of a cell for the side to move and the opponent.
     fn threats(&self, cell: usize) -> (Threat, Threat, i32) {
         let own = self.side.index();
-        let mine = self.info[own][cell];
-        let theirs = self.info[1 - own][cell];
+        let [mine, theirs] = [own, 1 - own].map(|player| self.cells[cell].info[player]);
         (
             threat_from(mine.threat),
             threat_from(theirs.threat),
-            mine.value + theirs.value,
+            mine.value() + theirs.value(),
         )
     }
 }
@@ -827,7 +1050,7 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
-        self.set_stone(cell, player as u8 + 1, player);
+        self.place_logged(cell, player);
         self.won = self.five_through(cell, player);
         self.stones += 1;
         self.ply += 1;
@@ -839,7 +1062,7 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         let player = self.side.other().index();
         debug_assert_eq!(self.board[cell], player as u8 + 1);
-        self.set_stone(cell, EMPTY, player);
+        self.remove_logged(cell, player);
         self.won = false;
         self.stones -= 1;
         self.ply -= 1;

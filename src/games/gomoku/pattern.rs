@@ -77,12 +77,29 @@ impl Perspective {
     }
 }
 
-/// The pattern tables of both rules, built on first use.
-static TABLES: OnceLock<[Box<[Pattern]>; 2]> = OnceLock::new();
+/// Per rule, both players' patterns per absolute line key, built on first use.
+static TABLES: OnceLock<[Box<[[Pattern; 2]]>; 2]> = OnceLock::new();
 
-/// The pattern table of `rule`, indexed by a key from the placing player's view.
-pub fn table(rule: Rule) -> &'static [Pattern] {
-    let tables = TABLES.get_or_init(|| [build(Rule::Freestyle), build(Rule::ExactlyFive)]);
+/// The pattern of `key` from the view of the player to place the stone (the first
+/// player's entry of [`pair_table`]: to the first player, keys are already its view).
+#[cfg(test)]
+pub fn own_pattern(rule: Rule, key: u16) -> Pattern {
+    pair_table(rule)[usize::from(key)][0]
+}
+
+/// Both players' patterns per absolute line key under `rule` (index 0 the first
+/// player's): one read where the search needs both, without turning the key.
+pub fn pair_table(rule: Rule) -> &'static [[Pattern; 2]] {
+    let tables = TABLES.get_or_init(|| {
+        [Rule::Freestyle, Rule::ExactlyFive].map(|rule| {
+            let table = build(rule);
+            (0..KEYS)
+                .map(|key| {
+                    [0, 1].map(|player| table[usize::from(Perspective::of(key as u16, player))])
+                })
+                .collect()
+        })
+    });
     &tables[rule as usize]
 }
 
@@ -195,7 +212,7 @@ mod tests {
     }
 
     fn pattern(text: &str, rule: Rule) -> Pattern {
-        table(rule)[usize::from(key(text))]
+        own_pattern(rule, key(text))
     }
 
     #[test]
@@ -224,6 +241,22 @@ mod tests {
         // `xxxx.x` would make six: only the other end completes a five.
         assert_eq!(pattern("..xxxx.x.", exact), Pattern::Block4);
         assert_eq!(pattern("..xxxx.x.", Rule::Freestyle), Pattern::Flex4);
+    }
+
+    #[test]
+    fn pair_table_reads_both_perspectives() {
+        for rule in [Rule::Freestyle, Rule::ExactlyFive] {
+            for text in ["..oxxxx..", "#ox.x.xo.", "...xxx...", ".xxxxxx.."] {
+                let k = key(text);
+                let pair = pair_table(rule)[usize::from(k)];
+                assert_eq!(pair[0], pattern(text, rule));
+                assert_eq!(pair[1], own_pattern(rule, Perspective::of(k, 1)));
+            }
+        }
+        assert_eq!(
+            pair_table(Rule::Freestyle)[usize::from(key("..oxxxx.."))][1],
+            Pattern::Dead
+        );
     }
 
     #[test]

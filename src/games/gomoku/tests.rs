@@ -53,20 +53,22 @@ fn check_consistent(game: &Gomoku) {
         }
         assert_eq!(game.near[cell], near);
         for dir in 0..4 {
-            assert_eq!(game.keys[cell][dir], slow_key(game, cell, dir));
+            assert_eq!(game.cells[cell].keys[dir], slow_key(game, cell, dir));
         }
         for player in 0..2 {
-            let info = game.info[player][cell];
+            let info = game.cells[cell].info[player];
             if game.board[cell] != EMPTY {
-                assert_eq!((info.value, info.threat), (0, 0));
+                assert_eq!((info.value(), info.threat), (0, 0));
                 continue;
             }
             let patterns = [0, 1, 2, 3].map(|dir| {
-                game.table[usize::from(Perspective::of(slow_key(game, cell, dir), player))]
+                let key = pattern::Perspective::of(slow_key(game, cell, dir), player);
+                pattern::own_pattern(game.variant.rule, key)
             });
             let threat = Threat::of(patterns);
             assert_eq!(info.threat, threat as u8);
-            value[player] += info.value;
+            assert_eq!(game.cells[cell].pairs.map(|pair| pair[player]), patterns);
+            value[player] += info.value();
             counts[player][threat as usize] += u16::from(threat != Threat::None);
             assert_eq!(has_bit(&game.fives[player], cell), threat == Threat::Five);
             let four = threat.is_four() && threat != Threat::Five;
@@ -364,6 +366,32 @@ proptest! {
         prop_assert_eq!(back.value, start.value);
         prop_assert_eq!(back.threat_count, start.threat_count);
         prop_assert!(back.near.iter().all(|&n| n == 0));
+    }
+
+    #[test]
+    fn incremental_tables_survive_random_make_and_unmake(seed in any::<u64>(), big in any::<bool>(), exact in any::<bool>()) {
+        let size = if big { 20 } else { 15 };
+        let rule = if exact { Rule::ExactlyFive } else { Rule::Freestyle };
+        let variant = GomokuVariant::new(size, rule).unwrap();
+        let mut rng = SplitMix::new(seed);
+        let mut game = Gomoku::start(&variant);
+        let mut played: Vec<Cell> = Vec::new();
+        for step in 0..120 {
+            // Mostly moves near the stones (where the patterns change), some take-backs.
+            let mut moves = MoveList::new();
+            game.generate_search_moves(&mut moves);
+            if !played.is_empty() && (moves.is_empty() || rng.below(3) == 0) {
+                game.unmake_move(played.pop().unwrap());
+            } else if !moves.is_empty() {
+                let mv = moves[rng.below(moves.len())];
+                game.make_move(mv);
+                played.push(mv);
+            }
+            if step % 15 == 14 {
+                check_consistent(&game);
+            }
+        }
+        check_consistent(&game);
     }
 }
 

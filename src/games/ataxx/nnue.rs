@@ -196,22 +196,9 @@ pub fn new_state(net: Arc<Network>, stones: [u64; 2], gaps: u64) -> AtaxxNnue {
     NnueState::new(net, |perspective| active(&set, stones, gaps, perspective))
 }
 
-/// What a move of `mover` on a board of `stones` (before the move) changes in the
-/// inputs of `set`: a stone placed on `to`, one lifted from `from` for a double, the
-/// `captured` stones turned.
-pub fn delta(
-    set: &FeatureSet,
-    stones: [u64; 2],
-    mover: usize,
-    move_cells: (usize, Option<usize>),
-    captured: u64,
-) -> Delta<MAX_CHANGES> {
-    let mut delta = Delta::default();
-    fill_delta(set, stones, mover, move_cells, captured, &mut delta);
-    delta
-}
-
-/// [`delta`] written into `delta` (empty), in place ([`NnueState::push_with`]).
+/// Writes into `delta` (empty) what a move of `mover` on a board of `stones` (before the
+/// move) changes in the inputs of `set`: a stone placed on `to`, one lifted from `from`
+/// for a double, the `captured` stones turned; in place ([`NnueState::push_with`]).
 #[inline]
 pub fn fill_delta(
     set: &FeatureSet,

@@ -411,3 +411,39 @@ fn an_open_three_leaves_only_its_defences() {
     assert!(names.contains(&"a4".to_string()), "{names:?}");
     assert!(names.contains(&"h11".to_string()), "{names:?}");
 }
+
+#[test]
+fn take_backs_beyond_the_undo_ring_recompute() {
+    // 180 stones on 20x20 coloured so that no line of five forms: pairs along the rows,
+    // rows alternating (runs of at most two in every direction); more moves than the
+    // undo ring keeps, all taken back.
+    let variant = GomokuVariant::new(20, Rule::Freestyle).unwrap();
+    let mut game = Gomoku::start(&variant);
+    let start = Gomoku::start(&variant);
+    let cells: Vec<usize> = game.board_cells().collect();
+    let colour = |i: usize| ((i % 20) / 2 + i / 20) % 2;
+    let by_colour = |c| (0..cells.len()).filter(move |&i| colour(i) == c);
+    let moves: Vec<Cell> = by_colour(0)
+        .zip(by_colour(1))
+        .flat_map(|(black, white)| [black, white])
+        .take(180)
+        .map(|i| Cell(cells[i] as u16))
+        .collect();
+    assert!(moves.len() > UNDO_DEPTH);
+    for &mv in &moves {
+        game.make_move(mv);
+        assert!(!game.won, "no five in this colouring");
+    }
+    check_consistent(&game);
+    for (taken, &mv) in moves.iter().rev().enumerate() {
+        game.unmake_move(mv);
+        // Within the ring, then past it (the records of the first moves are gone).
+        if taken == 30 || taken == UNDO_DEPTH + 5 {
+            check_consistent(&game);
+        }
+    }
+    check_consistent(&game);
+    assert_eq!(game.value, start.value);
+    assert_eq!(game.threat_count, start.threat_count);
+    assert!(game.near.iter().all(|&n| n == 0));
+}

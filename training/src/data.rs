@@ -38,6 +38,10 @@ pub enum DataAction {
         /// Seed of the order.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also write each record's images under the board's symmetries (Ataxx: the 8
+        /// rotations and reflections of the square), each a position of the same value.
+        #[arg(long)]
+        symmetries: bool,
     },
     /// Converts chess datagen's text lines `FEN;result` into records with score 0.
     Convert {
@@ -63,22 +67,41 @@ impl DataArgs {
 fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
     let (bytes, out, count) = match action {
-        DataAction::Shuffle { data, out, seed } => {
+        DataAction::Shuffle {
+            data,
+            out,
+            seed,
+            symmetries,
+        } => {
             let training = training_of(game, "data shuffle")?;
+            let images = if *symmetries {
+                match training.symmetries() {
+                    1 => {
+                        return Err(format!(
+                            "data shuffle --symmetries: {game} has no board symmetry"
+                        ))
+                    }
+                    count => count,
+                }
+            } else {
+                1
+            };
             let size = training.record_bytes();
-            let files = data
-                .iter()
-                .map(|path| read(path))
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut all = Vec::new();
-            for (path, bytes) in data.iter().zip(&files) {
-                training.check(bytes).map_err(|e| format!("{path}: {e}"))?;
-                let (found, left) = split_records(bytes, size);
+            let mut flat = Vec::new();
+            for path in data {
+                let bytes = read(path)?;
+                training.check(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                let (found, left) = split_records(&bytes, size);
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
                 }
-                all.extend(found);
+                for record in found {
+                    for symmetry in 0..images {
+                        training.push_image(record, symmetry, &mut flat);
+                    }
+                }
             }
+            let mut all: Vec<&[u8]> = flat.chunks_exact(size).collect();
             shuffle(&mut all, *seed);
             let count = all.len();
             (all.concat(), out, count)
@@ -150,10 +173,40 @@ mod tests {
             data: vec![text.display().to_string()],
             out: dir.join("out.bin").display().to_string(),
             seed: 1,
+            symmetries: false,
         };
         let chess = cutoff::games::find("chess").unwrap();
         let error = run_data(&action, chess).unwrap_err();
         assert!(error.contains("is no position of the game"), "{error}");
         assert!(!dir.join("out.bin").exists());
+    }
+
+    #[test]
+    fn symmetries_multiply_the_records_of_a_game_that_has_them() {
+        use bulletformat::BulletFormat;
+        let dir = std::env::temp_dir().join(format!("cutoff-sym-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.bin");
+        let record: bulletformat::AtaxxBoard =
+            "x5x/7/7/3o3/7/7/x5x x 0 1 | 0 | 0.5".parse().unwrap();
+        std::fs::write(&input, bulletformat::AtaxxBoard::as_bytes_slice(&[record])).unwrap();
+        let action = |symmetries| DataAction::Shuffle {
+            data: vec![input.display().to_string()],
+            out: dir.join("out.bin").display().to_string(),
+            seed: 1,
+            symmetries,
+        };
+        let ataxx = cutoff::games::find("ataxx").unwrap();
+        run_data(&action(true), ataxx).unwrap();
+        let written = std::fs::read(dir.join("out.bin")).unwrap();
+        // Four corners and the centre: the position is its own image under all 8.
+        assert_eq!(written.len(), 8 * BULLET_RECORD_BYTES);
+        assert!(written
+            .chunks_exact(32)
+            .all(|image| image == &written[..32]));
+        let chess = cutoff::games::find("chess").unwrap();
+        let error = run_data(&action(true), chess).unwrap_err();
+        assert!(error.contains("chess has no board symmetry"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

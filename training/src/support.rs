@@ -30,6 +30,18 @@ where
 
     /// Decodes the whole records of `bytes` (a trailing partial record is left out).
     fn decode(bytes: &[u8]) -> Vec<Self::Record>;
+
+    /// The board's symmetries that keep every position's value (rotations and
+    /// reflections), the identity included: `data shuffle --symmetries` writes each
+    /// record's image under each. 1 (the identity alone) by default.
+    const SYMMETRIES: usize = 1;
+
+    /// Appends the image of `record` (one record of [`Self::RECORD_BYTES`]) under
+    /// symmetry `symmetry` (`0..SYMMETRIES`, 0 the identity) to `out`.
+    fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
+        debug_assert_eq!(symmetry, 0, "a game without symmetries");
+        out.extend_from_slice(record);
+    }
 }
 
 /// The registered games that train a net, one line each; any other is refused by
@@ -46,6 +58,10 @@ pub trait Trained: Sync {
     fn formats(&self) -> &'static [DataFormat];
     /// The size of one of its records in bytes.
     fn record_bytes(&self) -> usize;
+    /// The number of its board symmetries, the identity included.
+    fn symmetries(&self) -> usize;
+    /// Appends the image of one record under symmetry `symmetry` to `out`.
+    fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>);
     /// Plays games `options.first_game ..` from the book lines (empty: none) on
     /// `options.threads` threads, appends them to `out` in game order in
     /// `options.format`, tells `progress` the totals after each game.
@@ -92,6 +108,14 @@ where
 
     fn record_bytes(&self) -> usize {
         G::RECORD_BYTES
+    }
+
+    fn symmetries(&self) -> usize {
+        G::SYMMETRIES
+    }
+
+    fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
+        G::push_image(record, symmetry, out)
     }
 
     fn datagen(

@@ -27,6 +27,41 @@ impl TrainingSupport for Ataxx {
     fn decode(bytes: &[u8]) -> Vec<AtaxxBoard> {
         decode_records(bytes)
     }
+
+    const SYMMETRIES: usize = 8;
+
+    fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(record);
+        for word in out[start..start + 24].chunks_exact_mut(8) {
+            let bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            word.copy_from_slice(&board_image(bits, symmetry).to_le_bytes());
+        }
+    }
+}
+
+/// The image of a 7x7 bitboard (bit `7 * rank + file`) under one of the square's 8
+/// symmetries: bit 0 of `symmetry` mirrors the files, bit 1 the ranks, bit 2 swaps ranks
+/// and files (after the mirrors); 0 is the identity.
+pub fn board_image(bits: u64, symmetry: usize) -> u64 {
+    let mut image = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        let square = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (mut rank, mut file) = (square / 7, square % 7);
+        if symmetry & 1 != 0 {
+            file = 6 - file;
+        }
+        if symmetry & 2 != 0 {
+            rank = 6 - rank;
+        }
+        if symmetry & 4 != 0 {
+            (rank, file) = (file, rank);
+        }
+        image |= 1 << (7 * rank + file);
+    }
+    image
 }
 
 impl TrainingRecord for AtaxxBoard {
@@ -125,6 +160,77 @@ mod tests {
     use cutoff::nnue::{random_bucketed_network, Activation, Network};
     use cutoff::search::SearchHooks;
     use cutoff::search::{Player, Rules};
+
+    /// The FEN of a record's board (side to move's stones as `x`), the side to move `x`.
+    fn fen_of(record: &[u8]) -> String {
+        let word = |i: usize| u64::from_le_bytes(record[8 * i..8 * i + 8].try_into().unwrap());
+        let ranks: Vec<String> = (0..7)
+            .rev()
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for file in 0..7 {
+                    let bit = 1u64 << (7 * rank + file);
+                    let piece = [(0, 'x'), (1, 'o'), (2, '-')]
+                        .into_iter()
+                        .find(|&(i, _)| word(i) & bit != 0);
+                    match piece {
+                        Some((_, c)) => {
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        format!("{} x 0 1", ranks.join("/"))
+    }
+
+    #[test]
+    fn board_images_are_the_eight_symmetries_and_keep_the_game() {
+        use bulletformat::BulletFormat;
+        use cutoff::search::perft::perft;
+        // A lone stone on b1 (no symmetry of its own) has 8 distinct images; the start
+        // position is its own image under the half turn and the two diagonals, and the
+        // other 4 swap its colours.
+        let images: std::collections::BTreeSet<u64> =
+            (0..8).map(|k| board_image(1 << 1, k)).collect();
+        assert_eq!(images.len(), 8);
+        let start = [1 << 42 | 1 << 6, 1 | 1 << 48];
+        for k in 0..8 {
+            let image = start.map(|b| board_image(b, k));
+            let kept = [0, 3, 4, 7].contains(&k);
+            assert_eq!(
+                image,
+                if kept { start } else { [start[1], start[0]] },
+                "{k}"
+            );
+        }
+        let records = synthetic(40, 11);
+        let bytes = bulletformat::AtaxxBoard::as_bytes_slice(&records).to_vec();
+        for record in bytes.chunks_exact(32) {
+            let mut game = Ataxx::from_fen(&AtaxxVariant::default(), &fen_of(record)).unwrap();
+            let expected = perft(&mut game, 2);
+            let mut out = Vec::new();
+            for k in 0..8 {
+                Ataxx::push_image(record, k, &mut out);
+            }
+            assert_eq!(&out[..32], record, "the identity comes first");
+            for image in out.chunks_exact(32) {
+                assert_eq!(image[24..], record[24..], "score, result and clocks kept");
+                let mut game = Ataxx::from_fen(&AtaxxVariant::default(), &fen_of(image)).unwrap();
+                assert_eq!(perft(&mut game, 2), expected, "{}", fen_of(image));
+            }
+        }
+    }
 
     #[test]
     fn board_and_bullet_record_features_agree() {

@@ -334,7 +334,7 @@ impl AtaxxVariant {
                 .clone()
                 .downcast::<crate::nnue::Network>()
                 .ok()
-                .filter(|net| nnue::FEATURE_SETS.contains(net.features())),
+                .filter(|net| nnue::evaluates_with(net.features())),
         };
         AtaxxVariant { net }
     }

@@ -29,6 +29,11 @@
 //! origin's (4), so at most 20 added and 20 removed, 29 with the union's per-square inputs
 //! ([`MAX_CHANGES`]): [`AtaxxNnue`] holds them without refreshing.
 //!
+//! The engine evaluates an `Ataxx2x2Plus147` net [`fold`]ed ([`ATAXX2X2_FOLDED147`]): each
+//! cell's own and other stone weights added to the rows of one window holding it, so a
+//! move changes only window rows (at most 20 added and 20 removed) and the gaps' rows stay
+//! active; the accumulators are the same bit for bit.
+//!
 //! # Output buckets
 //!
 //! A net of B output buckets evaluates a position with `n` stones on the board by head
@@ -86,6 +91,14 @@ pub const ATAXX2X2_PLUS147: FeatureSet = FeatureSet {
     factor: 0,
 };
 
+/// `Ataxx2x2Plus147` as the engine evaluates it ([`fold`]): the per-square stone inputs'
+/// weights added to the rows of the 2x2 windows, so that only the window inputs and the
+/// gaps' are active. Never in a file (its id is no file's).
+pub const ATAXX2X2_FOLDED147: FeatureSet = FeatureSet {
+    id: 0xF5,
+    ..ATAXX2X2_PLUS147
+};
+
 /// Every feature set an Ataxx net may have, the default (`Ataxx147`) first.
 pub const FEATURE_SETS: [FeatureSet; 3] = [ATAXX147, ATAXX2X2, ATAXX2X2_PLUS147];
 
@@ -108,6 +121,8 @@ struct Parts {
     patterns: bool,
     /// Where `Ataxx147`'s inputs start, if the set has them.
     per_square: Option<usize>,
+    /// Whether the per-square stone inputs are active (not folded into the windows').
+    stones: bool,
 }
 
 /// The parts of one of [`FEATURE_SETS`] (any other reads as `Ataxx147`).
@@ -117,14 +132,22 @@ fn parts(set: &FeatureSet) -> Parts {
         4 => Parts {
             patterns: true,
             per_square: None,
+            stones: false,
         },
         5 => Parts {
             patterns: true,
             per_square: Some(PATTERN_INPUTS),
+            stones: true,
+        },
+        0xF5 => Parts {
+            patterns: true,
+            per_square: Some(PATTERN_INPUTS),
+            stones: false,
         },
         _ => Parts {
             patterns: false,
             per_square: Some(0),
+            stones: true,
         },
     }
 }
@@ -184,10 +207,60 @@ pub fn active(
         let (own, other) = (stones[perspective], stones[1 - perspective]);
         features.extend((0..36).map(|w| WINDOWS_2X2.planes_index(w, own, other)));
     }
-    if let Some(offset) = parts.per_square {
-        features.extend(active147(stones, gaps, perspective).map(|f| offset + f));
+    match parts.per_square {
+        Some(offset) if parts.stones => {
+            features.extend(active147(stones, gaps, perspective).map(|f| offset + f));
+        }
+        Some(offset) => features.extend(squares(gaps).map(|sq| offset + gap_feature(sq))),
+        None => {}
     }
     features
+}
+
+/// The window whose rows carry `cell`'s folded per-square weights: the first that holds it.
+fn home_window(cell: usize) -> usize {
+    (0..36)
+        .find(|&w| WINDOWS_2X2.window(w).contains(&(cell as u8)))
+        .expect("every cell is in a window")
+}
+
+/// `net` as the engine evaluates it: an `Ataxx2x2Plus147` net becomes an
+/// [`ATAXX2X2_FOLDED147`] one, each cell's own and other stone rows added (wrapping, as the
+/// accumulator adds) to the rows of its [`home_window`] where the cell has that state, so a
+/// move updates only window rows and the same accumulators come out bit for bit (`i16`
+/// sums wrap: any order of the same additions gives the same values). Other nets are kept.
+pub fn fold(net: Network) -> Network {
+    if net.features().id != ATAXX2X2_PLUS147.id {
+        return net;
+    }
+    let hidden = net.hidden();
+    let mut weights = net.feature_weights().to_vec();
+    for w in 0..36 {
+        let cells = WINDOWS_2X2.window(w);
+        for state in 0..81 {
+            let row = (81 * w + state) * hidden;
+            for (i, &cell) in cells.iter().enumerate() {
+                let cell = usize::from(cell);
+                let cell_state = state / 3usize.pow(i as u32) % 3;
+                if home_window(cell) != w || cell_state == 0 {
+                    continue;
+                }
+                let source = PATTERN_INPUTS + (cell_state - 1) * CELLS + cell;
+                for k in 0..hidden {
+                    let add = net.feature_weights()[source * hidden + k];
+                    weights[row + k] = weights[row + k].wrapping_add(add);
+                }
+            }
+        }
+    }
+    Network::bucketed(
+        ATAXX2X2_FOLDED147,
+        net.activation(),
+        weights,
+        net.feature_bias().to_vec(),
+        net.output_weights().to_vec(),
+        net.output_bias().to_vec(),
+    )
 }
 
 /// The accumulators of a position computed afresh.
@@ -209,7 +282,7 @@ pub fn fill_delta(
     delta: &mut Delta<MAX_CHANGES>,
 ) {
     let parts = parts(set);
-    if let Some(offset) = parts.per_square {
+    if let (Some(offset), true) = (parts.per_square, parts.stones) {
         let both =
             |owner, square| [0, 1].map(|p| (offset + stone_feature(p, owner, square)) as u16);
         delta.added.push(both(mover, to));
@@ -246,17 +319,30 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
 /// The Ataxx net embedded in the binary, parsed once, then shared by every position and
 /// thread; `None` only if the file built in is not a valid net of one of [`FEATURE_SETS`] (a unit test
 /// rules that out).
+/// An `Ataxx2x2Plus147` net comes [`fold`]ed.
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &FEATURE_SETS)
+    EMBEDDED
+        .get_or_init(|| {
+            Network::from_bytes_among(EMBEDDED_NET, &FEATURE_SETS)
+                .ok()
+                .map(|net| Arc::new(fold(net)))
+        })
+        .clone()
+}
+
+/// Whether `set` is one the engine evaluates Ataxx with: one of [`FEATURE_SETS`] or
+/// [`ATAXX2X2_FOLDED147`].
+pub fn evaluates_with(set: &FeatureSet) -> bool {
+    FEATURE_SETS.contains(set) || *set == ATAXX2X2_FOLDED147
 }
 
 /// How Ataxx takes a network in the registry: `EvalFile` loads a net of one of
-/// [`FEATURE_SETS`]; the built-in one is [`embedded`].
+/// [`FEATURE_SETS`] ([`fold`]ed); the built-in one is [`embedded`].
 pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load_among(path, &FEATURE_SETS)
-            .map(|net| Arc::new(net) as EvalNet)
+            .map(|net| Arc::new(fold(net)) as EvalNet)
             .map_err(|e| crate::games::net_error(&e))
     },
     embedded: || embedded().map(|net| net as EvalNet),
@@ -489,10 +575,79 @@ mod tests {
         assert!(crate::games::net_error(&error).contains("expected one for Ataxx147"));
     }
 
+    /// Plays the same random moves with a net and its [`fold`]: the accumulators and
+    /// evaluations are the same after every move and unmake.
+    fn same_as_folded(net: Network, seed: u64) {
+        let folded = fold(net.clone());
+        assert_eq!(*folded.features(), ATAXX2X2_FOLDED147);
+        let [plain, folded] = [net, folded].map(|net| AtaxxVariant {
+            net: Some(Arc::new(net)),
+        });
+        let mut rng = crate::rng::SplitMix::new(seed);
+        for fen in FENS {
+            for _ in 0..4 {
+                let mut games = [&plain, &folded].map(|v| Ataxx::from_fen(v, fen).expect("FEN"));
+                let mut played = Vec::new();
+                for _ in 0..120 {
+                    let evals = games.each_mut().map(|g| g.evaluate_mut());
+                    assert_eq!(evals[0], evals[1], "{}", games[0].to_fen());
+                    let halves = games.each_ref().map(|g| g.nnue().unwrap().current());
+                    assert_eq!(halves[0], halves[1], "{}", games[0].to_fen());
+                    assert_eq!(games[1].evaluate_net_from_scratch(), Some(evals[0]));
+                    let mut moves = MoveList::new();
+                    games[0].generate_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if !played.is_empty() && rng.below(5) == 0 {
+                        let last = played.pop().expect("a move");
+                        games.iter_mut().for_each(|g| g.unmake_move(last));
+                        continue;
+                    }
+                    let mv = moves[rng.below(moves.len())];
+                    games.iter_mut().for_each(|g| g.make_move(mv));
+                    played.push(mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn folded_nets_evaluate_bit_for_bit_as_the_unfolded() {
+        // Random weights over the whole i16 range make the folded rows' sums wrap.
+        let mut rng = crate::rng::SplitMix::new(11);
+        let mut wide = random_network(ATAXX2X2_PLUS147, 16, Activation::SCReLU, 11);
+        let weights: Vec<i16> = (0..wide.feature_weights().len())
+            .map(|_| rng.next_u64() as i16)
+            .collect();
+        wide = Network::new(
+            ATAXX2X2_PLUS147,
+            Activation::SCReLU,
+            weights,
+            wide.feature_bias().to_vec(),
+            wide.output_weights().to_vec(),
+            wide.output_bias()[0],
+        );
+        same_as_folded(wide, 1);
+        same_as_folded(
+            random_network(ATAXX2X2_PLUS147, 8, Activation::CReLU, 12),
+            2,
+        );
+        let built_in = Network::from_bytes_among(EMBEDDED_NET, &FEATURE_SETS).unwrap();
+        same_as_folded(built_in, 3);
+        // The folded net's own incremental updates match its refreshes; other sets stay.
+        let folded = fold(random_network(ATAXX2X2_PLUS147, 8, Activation::SCReLU, 13));
+        random_games(Arc::new(folded), 13);
+        for set in [ATAXX147, ATAXX2X2] {
+            let net = random_network(set, 8, Activation::SCReLU, 14);
+            assert_eq!(fold(net.clone()), net);
+        }
+    }
+
     #[test]
     fn the_embedded_net_is_valid_and_the_default() {
         let net = embedded().expect("nets/ataxx.nnue is a valid Ataxx2x2Plus147 net");
-        assert_eq!(*net.features(), ATAXX2X2_PLUS147);
+        assert_eq!(*net.features(), ATAXX2X2_FOLDED147);
         let start = Ataxx::start(&AtaxxVariant::default());
         assert!(start.nnue().is_some());
         assert_eq!(start.evaluate(), start.evaluate_net_from_scratch().unwrap());

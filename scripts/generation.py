@@ -14,7 +14,7 @@ seed SEED+g, and matches with -srand SEED+g.
 
 usage: scripts/generation.py --cutoff BIN --game G --dir DIR [--generations N]
            [--seed S] [--chunks K] [--games G] [--nodes N] [--random-plies A-B]
-           [--window W] [--train-args "..."] [--match-rounds R] [--tc TC]
+           [--window W] [--symmetries] [--train-args "..."] [--match-rounds R] [--tc TC]
            [--concurrency C] [--start-net NET] [--keep positive|significant]
 
 DIR/current holds the path of the current net ("builtin" for the net built into BIN);
@@ -47,6 +47,9 @@ def parse_args(argv):
     p.add_argument("--random-plies", default="2-4", help="random plies after the book")
     p.add_argument("--window", type=int, default=3,
                    help="train on the data of this many latest generations")
+    p.add_argument("--symmetries", action="store_true",
+                   help="shuffle each position with its images under the board's symmetries"
+                   " (data shuffle --symmetries; Ataxx: 8 images)")
     p.add_argument("--train-args", default="", help="extra arguments for train")
     p.add_argument("--match-rounds", type=int, default=200,
                    help="openings of the match (each played with both colours)")
@@ -102,6 +105,8 @@ def shuffle(args, gen, files, gen_dir):
         print(f"gen {gen}: shuffle {len(files)} files", flush=True)
         cmd = [args.cutoff, "--game", args.game, "data", "shuffle", "--data",
                *map(str, files), "--out", str(out), "--seed", str(args.seed + gen)]
+        if args.symmetries:
+            cmd.append("--symmetries")
         run_logged(cmd, gen_dir / "shuffle.log")
         (gen_dir / "shuffle.done").touch()
     return out

@@ -70,17 +70,19 @@ pub use accumulator::{Delta, NnueState};
 pub use pattern::Patterns;
 
 /// A net built into the binary (`bytes`, of one of the game's feature sets `accepted`),
-/// parsed once into `cell`, then shared by every position and thread; `None` only if the
-/// bytes are not such a net (each game's unit test rules that out).
+/// parsed once into `cell` and passed through `prepare` (the form the game evaluates with,
+/// e.g. Ataxx's fold; `std::convert::identity` for none), then shared by every position and
+/// thread; `None` only if the bytes are not such a net (each game's unit test rules that out).
 pub fn embedded_net(
     cell: &'static OnceLock<Option<Arc<Network>>>,
     bytes: &[u8],
     accepted: &[FeatureSet],
+    prepare: fn(Network) -> Network,
 ) -> Option<Arc<Network>> {
     cell.get_or_init(|| {
         Network::from_bytes_among(bytes, accepted)
             .ok()
-            .map(Arc::new)
+            .map(|net| Arc::new(prepare(net)))
     })
     .clone()
 }

@@ -234,6 +234,7 @@ pub fn fold(net: Network) -> Network {
         return net;
     }
     let hidden = net.hidden();
+    let home: [usize; CELLS] = std::array::from_fn(home_window);
     let mut weights = net.feature_weights().to_vec();
     for w in 0..36 {
         let cells = WINDOWS_2X2.window(w);
@@ -242,7 +243,7 @@ pub fn fold(net: Network) -> Network {
             for (i, &cell) in cells.iter().enumerate() {
                 let cell = usize::from(cell);
                 let cell_state = state / 3usize.pow(i as u32) % 3;
-                if home_window(cell) != w || cell_state == 0 {
+                if home[cell] != w || cell_state == 0 {
                     continue;
                 }
                 let source = PATTERN_INPUTS + (cell_state - 1) * CELLS + cell;
@@ -322,13 +323,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/ataxx.nnue");
 /// An `Ataxx2x2Plus147` net comes [`fold`]ed.
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    EMBEDDED
-        .get_or_init(|| {
-            Network::from_bytes_among(EMBEDDED_NET, &FEATURE_SETS)
-                .ok()
-                .map(|net| Arc::new(fold(net)))
-        })
-        .clone()
+    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &FEATURE_SETS, fold)
 }
 
 /// Whether `set` is one the engine evaluates Ataxx with: one of [`FEATURE_SETS`] or

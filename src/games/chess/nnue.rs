@@ -319,7 +319,12 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
 /// `None` only if the file built in is not a valid net (a unit test rules that out).
 pub fn embedded() -> Option<Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    crate::nnue::embedded_net(&EMBEDDED, EMBEDDED_NET, &FEATURE_SETS)
+    crate::nnue::embedded_net(
+        &EMBEDDED,
+        EMBEDDED_NET,
+        &FEATURE_SETS,
+        std::convert::identity,
+    )
 }
 
 /// How chess takes a network in the registry: `EvalFile` loads with [`Network::load`].
@@ -634,7 +639,12 @@ mod tests {
         static CELL: OnceLock<Option<Arc<Network>>> = OnceLock::new();
         let net =
             crate::nnue::random_bucketed_network(CHESS768_MIRRORED, 8, 8, Activation::SCReLU, 7);
-        let built_in = crate::nnue::embedded_net(&CELL, &net.to_bytes(), &FEATURE_SETS);
+        let built_in = crate::nnue::embedded_net(
+            &CELL,
+            &net.to_bytes(),
+            &FEATURE_SETS,
+            std::convert::identity,
+        );
         assert_eq!(built_in.as_deref(), Some(&net));
     }
 

@@ -19,7 +19,10 @@
 //!   bounds, the size of the subtree (a replacement priority) and a generation number, so
 //!   forgetting the table is a counter increment; mirror images share entries;
 //! - a child already known (from the table) to refute the position cuts before any search;
-//! - moves ordered by the number of winning cells they create, then centre first;
+//! - a node with a single move (most often a forced block) plays it at once, without
+//!   the table: its child's entry holds the same value;
+//! - moves ordered by the number of live winning cells they create (not right above an
+//!   opponent's winning cell), then centre first;
 //! - the children's table buckets prefetched before the moves are ordered, later in the
 //!   game (the search waits on memory at each node's probe more than on anything else).
 
@@ -65,12 +68,16 @@ impl Board {
         threat_cells(self.current, self.mask) & playable_cells(self.mask) != 0
     }
 
-    /// The cells the side to move can play without letting the opponent win next move:
-    /// the one forced block if there is one, never the cell under an opponent threat; 0
-    /// when every move loses.
-    fn non_losing_moves(&self) -> u64 {
+    /// The empty cells where the opponent would complete four in a row.
+    fn opponent_threats(&self) -> u64 {
+        threat_cells(self.current ^ self.mask, self.mask)
+    }
+
+    /// The cells the side to move can play without letting the opponent win next move
+    /// (`threats`: [`Board::opponent_threats`]): the one forced block if there is one,
+    /// never the cell under an opponent threat; 0 when every move loses.
+    fn non_losing_moves(&self, threats: u64) -> u64 {
         let mut possible = playable_cells(self.mask);
-        let threats = threat_cells(self.current ^ self.mask, self.mask);
         let forced = possible & threats;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
@@ -90,9 +97,12 @@ impl Board {
         }
     }
 
-    /// How many winning cells the side to move owns after playing `cell`.
-    fn move_score(&self, cell: u64) -> u32 {
-        threat_cells(self.current | cell, self.mask | cell).count_ones()
+    /// How many live winning cells the side to move owns after playing `cell`: not right
+    /// above one of the opponent's (`threats`), which nobody fills first, so the cell above
+    /// it is all but dead (9% fewer nodes than counting every winning cell).
+    fn move_score(&self, cell: u64, threats: u64) -> u32 {
+        let dead = (threats & !cell) << 1;
+        (threat_cells(self.current | cell, self.mask | cell) & !dead).count_ones()
     }
 
     /// A unique key below 2^49: the stones of the side to move plus every stone (each
@@ -418,13 +428,26 @@ impl Connect4Solver {
         }
 
         // Step 2. Moves that do not lose at once; none: the opponent wins next move.
-        let next = board.non_losing_moves();
+        let threats = board.opponent_threats();
+        let next = board.non_losing_moves(threats);
         if next == 0 {
             return -(N - board.moves) / 2;
         }
         // Two cells left and no win for anyone next move: a draw.
         if board.moves >= N - 2 {
             return 0;
+        }
+
+        // Step 2b. A single move (most often the block of a threat): the node's value is
+        // its child's, which the child's own table entry keeps, so no probe or store here.
+        // The memory access saved is worth more than the cut-offs this entry would give:
+        // 4% more nodes, a fifth less time on the hard opening set.
+        if next & (next - 1) == 0 {
+            let (min, max) = score_range(board.moves);
+            return match narrow(alpha, beta, min, max) {
+                Ok((alpha, beta)) => -self.negamax(board.play(next), -beta, -alpha),
+                Err(value) => value,
+            };
         }
 
         // Steps 3 and 4. The window narrowed by the stones left and by the table.
@@ -442,14 +465,14 @@ impl Connect4Solver {
             }
         }
 
-        // Step 6. Order the moves: most winning cells created first, then centre first.
+        // Step 6. Order the moves: most live winning cells created first, then centre first.
         // Later in the game (no step 5 to load them), the children's table buckets are
         // prefetched first, so that their probes find them in the cache: a third less
         // time on the hard opening set (the node's own probe is where the solver waits).
         if board.moves >= ETC_PLIES {
             self.prefetch_children(&board, next);
         }
-        let (cells, count) = ordered_moves(&board, next);
+        let (cells, count) = ordered_moves(&board, next, threats);
 
         // Step 7. Search them; a cut-off stores a lower bound, otherwise an upper bound
         // (exact when some move landed inside the window).
@@ -501,8 +524,7 @@ impl Connect4Solver {
     /// not before its stone after next) and then by the table's bounds for `key`; `Err`
     /// with the node's value when the window closes.
     fn narrowed(&self, board: &Board, key: u64, alpha: i32, beta: i32) -> Result<(i32, i32), i32> {
-        let min = -(N - 2 - board.moves) / 2;
-        let max = (N - 1 - board.moves) / 2;
+        let (min, max) = score_range(board.moves);
         let (alpha, beta) = narrow(alpha, beta, min, max)?;
         match self.table.probe(key) {
             Some((lower, upper)) => narrow(alpha, beta, lower, upper),
@@ -543,6 +565,13 @@ impl Connect4Solver {
     }
 }
 
+/// The scores a node of `moves` stones can have once neither side wins next move: the
+/// opponent cannot win before its next stone, the side to move not before its stone after
+/// next.
+fn score_range(moves: i32) -> (i32, i32) {
+    (-(N - 2 - moves) / 2, (N - 1 - moves) / 2)
+}
+
 /// The window `(alpha, beta)` narrowed to the bounds `lower..=upper`: `Err` with the
 /// closing edge when it closes (alpha raised to beta or above: alpha; beta lowered to
 /// alpha or below: beta).
@@ -563,8 +592,9 @@ fn narrow(mut alpha: i32, mut beta: i32, lower: i32, upper: i32) -> Result<(i32,
 }
 
 /// Step 6 of [`Connect4Solver::negamax`]: the cells of `next` (one per column at most),
-/// the most winning cells created first, ties centre first; and how many there are.
-fn ordered_moves(board: &Board, next: u64) -> ([u64; WIDTH], usize) {
+/// the most live winning cells created first ([`Board::move_score`], `threats` the
+/// opponent's), ties centre first; and how many there are.
+fn ordered_moves(board: &Board, next: u64, threats: u64) -> ([u64; WIDTH], usize) {
     let mut cells = [0u64; WIDTH];
     let mut scores = [0u32; WIDTH];
     let mut count = 0;
@@ -573,7 +603,7 @@ fn ordered_moves(board: &Board, next: u64) -> ([u64; WIDTH], usize) {
         if cell == 0 {
             continue;
         }
-        let score = board.move_score(cell);
+        let score = board.move_score(cell, threats);
         let mut at = count;
         while at > 0 && scores[at - 1] < score {
             cells[at] = cells[at - 1];

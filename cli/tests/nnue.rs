@@ -357,10 +357,10 @@ fn gomoku_takes_its_own_nets_and_refuses_others() {
     engine.send("uci");
     let lines = engine.read_until("uciok", TIMEOUT);
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
-    assert!(lines.contains(&"option name UseNNUE type check default false".to_string()));
+    assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
     engine.send("position startpos moves h8 h9 i8");
     engine.send("eval");
-    let hand_set = engine.expect("info string eval");
+    let built_in = engine.expect("info string eval");
     engine.send(&format!(
         "setoption name EvalFile value {}",
         chess.display()
@@ -376,7 +376,7 @@ fn gomoku_takes_its_own_nets_and_refuses_others() {
     engine.send("position startpos moves h8 h9 i8");
     engine.send("eval");
     let netted = engine.expect("info string eval");
-    assert_ne!(netted, hand_set);
+    assert_ne!(netted, built_in);
     engine.send("go nodes 2000");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
     // The 20x20 entry takes no net.

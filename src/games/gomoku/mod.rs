@@ -187,8 +187,8 @@ pub struct GomokuVariant {
     pub size: u8,
     /// Whether overlines win.
     pub rule: Rule,
-    /// The net that evaluates instead of the hand-set cell values (`EvalFile`; used on
-    /// 15x15 freestyle only, see [`nnue`]); `None`: the hand-set evaluation.
+    /// The net that evaluates instead of the hand-set cell values (the built-in one or
+    /// `EvalFile`'s; used on 15x15 freestyle only, see [`nnue`]); `None`: the hand-set values.
     pub net: Option<nnue::NetRef>,
 }
 
@@ -235,8 +235,10 @@ impl GomokuVariant {
             _ => Rule::Freestyle,
         };
         let net = match &settings.evaluation {
-            Evaluation::Net(net) if info.eval_net.is_some() => nnue::NetRef::of(net),
-            _ => None,
+            _ if info.eval_net.is_none() => None,
+            Evaluation::Net(net) => nnue::NetRef::of(net),
+            Evaluation::BuiltIn => nnue::embedded().map(nnue::NetRef),
+            Evaluation::HandCrafted => None,
         };
         let variant = u8::try_from(size)
             .ok()

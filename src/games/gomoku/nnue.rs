@@ -31,10 +31,13 @@
 //! Version-2 (version-3 with output buckets, by stones on the board) tagged files of
 //! feature set id 16 (1,400 inputs), 17 (450) or 18 (1,850), which `cutoff --game gomoku
 //! train [--features NAME]` writes. `EvalFile` loads one for the `gomoku` entry (15x15
-//! freestyle); a net of another game or another feature set is refused. No net is built
-//! into the binary: the hand-set evaluation stays the default.
+//! freestyle); a net of another game or another feature set is refused. `nets/gomoku.nnue`
+//! is built into the binary ([`embedded`]) and evaluates the `gomoku` entry unless
+//! `EvalFile` names another net or `UseNNUE` is off (its provenance is in
+//! `nets/README.md`); [`GomokuVariant::FREESTYLE15`] and the other entries keep the
+//! hand-set evaluation.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrayvec::ArrayVec;
 
@@ -244,15 +247,32 @@ pub fn output_bucket(stones: usize, buckets: usize) -> usize {
     count_bucket(stones, CELLS, buckets)
 }
 
+/// The net built into the binary (`nets/gomoku.nnue`; its provenance is in
+/// `nets/README.md`).
+const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/gomoku.nnue");
+
+/// The built-in net, parsed once and shared (`None` only if [`EMBEDDED_NET`] were no
+/// gomoku net, which a test rules out).
+pub fn embedded() -> Option<&'static Arc<Network>> {
+    static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    crate::nnue::embedded_net(
+        &EMBEDDED,
+        EMBEDDED_NET,
+        &FEATURE_SETS,
+        std::convert::identity,
+    );
+    EMBEDDED.get().and_then(Option::as_ref)
+}
+
 /// How gomoku takes a network in the registry: `EvalFile` loads a net of one of
-/// [`FEATURE_SETS`]; none is built in.
+/// [`FEATURE_SETS`]; the built-in one is [`embedded`].
 pub const NET_SUPPORT: NetSupport = NetSupport {
     load: |path| {
         Network::load_among(path, &FEATURE_SETS)
             .map(|net| Arc::new(net) as EvalNet)
             .map_err(|e| crate::games::net_error(&e))
     },
-    embedded: || None,
+    embedded: || embedded().map(|net| Arc::clone(net) as EvalNet),
     features: &FEATURE_SETS,
 };
 
@@ -590,6 +610,19 @@ mod tests {
             ..Default::default()
         };
         assert!(super::super::freestyle15(&settings).net.is_none());
+    }
+
+    #[test]
+    fn the_built_in_net_is_a_gomoku_net_and_the_default() {
+        let net = embedded().expect("nets/gomoku.nnue is a gomoku net");
+        assert_eq!(*net.features(), PCODE);
+        let variant = super::super::freestyle15(&crate::games::VariantSettings::default());
+        assert_eq!(variant.net, Some(NetRef(net)));
+        let hand_set = crate::games::VariantSettings {
+            evaluation: Evaluation::HandCrafted,
+            ..Default::default()
+        };
+        assert!(super::super::freestyle15(&hand_set).net.is_none());
     }
 
     #[test]

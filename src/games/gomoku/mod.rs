@@ -25,7 +25,7 @@ mod pattern;
 mod tests;
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use pattern::{Pattern, PATTERNS, WALL_BITS};
 
@@ -180,8 +180,8 @@ pub enum Rule {
     ExactlyFive = 1,
 }
 
-/// The board size and rule of a gomoku game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The board size and rule of a gomoku game, and the net that evaluates it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuVariant {
     /// Cells per side, `MIN_SIZE..=MAX_SIZE`.
     pub size: u8,
@@ -237,7 +237,7 @@ impl GomokuVariant {
         let net = match &settings.evaluation {
             _ if info.eval_net.is_none() => None,
             Evaluation::Net(net) => nnue::NetRef::of(net),
-            Evaluation::BuiltIn => nnue::embedded().map(nnue::NetRef),
+            Evaluation::BuiltIn => nnue::embedded().map(|net| nnue::NetRef(Arc::clone(net))),
             Evaluation::HandCrafted => None,
         };
         let variant = u8::try_from(size)
@@ -264,17 +264,17 @@ impl GomokuVariant {
     }
 
     /// Whether the size is within the limits [`GomokuVariant::new`] checks.
-    pub fn is_valid(self) -> bool {
+    pub fn is_valid(&self) -> bool {
         (MIN_SIZE..=MAX_SIZE).contains(&self.size)
     }
 
     /// Number of cells on the board.
-    pub fn cells(self) -> usize {
+    pub fn cells(&self) -> usize {
         usize::from(self.size) * usize::from(self.size)
     }
 
     /// Distance between vertically adjacent cells in the padded board.
-    fn stride(self) -> usize {
+    fn stride(&self) -> usize {
         usize::from(self.size) + 2 * PAD
     }
 }
@@ -600,8 +600,8 @@ fn cells_of(set: &[u64; SET_WORDS]) -> impl Iterator<Item = usize> + '_ {
 
 impl Gomoku {
     /// The variant being played.
-    pub fn variant(&self) -> GomokuVariant {
-        self.variant
+    pub fn variant(&self) -> &GomokuVariant {
+        &self.variant
     }
 
     /// The cell at `file` (0 = `a`) and `rank` (0 = bottom), if it is on the board.
@@ -637,13 +637,13 @@ impl Gomoku {
 
     /// The empty board of a valid variant.
     fn empty(variant: GomokuVariant) -> Gomoku {
-        let stride = variant.stride();
+        let (stride, rule) = (variant.stride(), variant.rule);
         let mut game = Gomoku {
             variant,
             stride,
             steps: [1, stride, stride + 1, stride - 1],
             touch: touch_offsets(stride),
-            pairs: pattern::pair_table(variant.rule),
+            pairs: pattern::pair_table(rule),
             board: [WALL_BITS as u8; PADDED],
             cells: [CellState::BLANK; PADDED],
             near: [0; PADDED],
@@ -979,7 +979,7 @@ impl Rules for Gomoku {
             variant.is_valid(),
             "invalid gomoku variant {variant:?}: build it with GomokuVariant::new"
         );
-        let mut game = Gomoku::empty(*variant);
+        let mut game = Gomoku::empty(variant.clone());
         game.start_net();
         game
     }
@@ -995,7 +995,7 @@ impl Rules for Gomoku {
         let (marks, side) = grid::read_stone_fen(fen, size, size).map_err(error)?;
 
         // Step 3. Place the stones.
-        let mut game = Gomoku::empty(*variant);
+        let mut game = Gomoku::empty(variant.clone());
         for (index, &mark) in marks.iter().enumerate() {
             if let Mark::Stone(player) = mark {
                 let cell = game.cell((index % size) as u8, (index / size) as u8);

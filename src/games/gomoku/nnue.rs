@@ -276,26 +276,21 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     features: &FEATURE_SETS,
 };
 
-/// A net as a gomoku variant holds it: a shared reference that lives as long as the
-/// program (the variant is `Copy`), compared by address.
-#[derive(Clone, Copy)]
-pub struct NetRef(pub &'static Arc<Network>);
+/// A net as a gomoku variant holds it: a shared handle, compared by address.
+#[derive(Clone)]
+pub struct NetRef(pub Arc<Network>);
 
 impl NetRef {
-    /// The net of `EvalFile`'s value, if it is a gomoku net. Its handle is kept for the
-    /// rest of the program (a few bytes for each variant built with it; the net itself is
-    /// shared), which is what lets the variant stay `Copy`.
+    /// The net of `EvalFile`'s value, if it is a gomoku net.
     pub fn of(net: &EvalNet) -> Option<NetRef> {
         let net = Arc::clone(net).downcast::<Network>().ok()?;
-        FEATURE_SETS
-            .contains(net.features())
-            .then(|| NetRef(Box::leak(Box::new(net))))
+        FEATURE_SETS.contains(net.features()).then_some(NetRef(net))
     }
 }
 
 impl PartialEq for NetRef {
     fn eq(&self, other: &NetRef) -> bool {
-        Arc::ptr_eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -303,7 +298,7 @@ impl Eq for NetRef {}
 
 impl std::hash::Hash for NetRef {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        Arc::as_ptr(self.0).hash(state);
+        Arc::as_ptr(&self.0).hash(state);
     }
 }
 
@@ -352,7 +347,7 @@ impl Gomoku {
     /// 15x15 freestyle (a net is per board size and rule).
     pub(super) fn start_net(&mut self) {
         self.nnue = None;
-        let Some(NetRef(net)) = self.variant.net else {
+        let Some(NetRef(net)) = &self.variant.net else {
             return;
         };
         if usize::from(self.variant.size) != SIZE || self.variant.rule != Rule::Freestyle {
@@ -617,7 +612,7 @@ mod tests {
         let net = embedded().expect("nets/gomoku.nnue is a gomoku net");
         assert_eq!(*net.features(), PCODE);
         let variant = super::super::freestyle15(&crate::games::VariantSettings::default());
-        assert_eq!(variant.net, Some(NetRef(net)));
+        assert_eq!(variant.net, Some(NetRef(Arc::clone(net))));
         let hand_set = crate::games::VariantSettings {
             evaluation: Evaluation::HandCrafted,
             ..Default::default()

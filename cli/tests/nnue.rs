@@ -341,3 +341,47 @@ fn a_king_bucketed_net_trained_on_held_out_games_loads_and_plays() {
     assert!(error.contains("ChessBuckets4Mirrored"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn gomoku_takes_its_own_nets_and_refuses_others() {
+    use cutoff::games::gomoku::nnue::PCODE;
+    use cutoff::nnue::random_network;
+    let dir = std::env::temp_dir().join(format!("cutoff-gomoku-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("gomoku.nnue");
+    random_network(PCODE, 16, Activation::SCReLU, 3)
+        .save(&good)
+        .expect("net written");
+    let chess = net_file("chess-for-gomoku.nnue");
+    let mut engine = Engine::game("gomoku");
+    engine.send("uci");
+    let lines = engine.read_until("uciok", TIMEOUT);
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    assert!(lines.contains(&"option name UseNNUE type check default true".to_string()));
+    engine.send("position startpos moves h8 h9 i8");
+    engine.send("eval");
+    let built_in = engine.expect("info string eval");
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        chess.display()
+    ));
+    let error = engine.expect("info string error:");
+    assert!(
+        error.contains("expected one for GomokuPcode15 (gomoku"),
+        "{error}"
+    );
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(engine.expect("info string EvalFile").ends_with("loaded"));
+    engine.send("setoption name UseNNUE value true");
+    engine.send("position startpos moves h8 h9 i8");
+    engine.send("eval");
+    let netted = engine.expect("info string eval");
+    assert_ne!(netted, built_in);
+    engine.send("go nodes 2000");
+    assert!(bestmove_of(&engine.expect("bestmove")).is_some());
+    // The 20x20 entry takes no net.
+    let mut twenty = Engine::game("gomoku20");
+    twenty.send("uci");
+    let lines = twenty.read_until("uciok", TIMEOUT);
+    assert!(!lines.iter().any(|l| l.contains("EvalFile")));
+}

@@ -225,7 +225,7 @@ mod tests {
             "connect4: solver book plies-bound",
             "tictactoe: plies-bound",
             "tictactoe4: plies-bound",
-            "gomoku: own-params quiescence null-move lmr reverse-futility futility \
+            "gomoku: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
             "gomoku20: own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",

@@ -20,6 +20,7 @@ pub mod ataxx;
 pub mod chess;
 pub mod data;
 pub mod datagen;
+pub mod gomoku;
 pub mod selfplay;
 pub mod support;
 pub mod train;

@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 
 use cutoff::games::ataxx::Ataxx;
 use cutoff::games::chess::Chess;
+use cutoff::games::gomoku::Gomoku;
 use cutoff::games::{self, GameKind};
 use cutoff::nnue::FeatureSet;
 
@@ -31,6 +32,12 @@ where
     /// Decodes the whole records of `bytes` (a trailing partial record is left out).
     fn decode(bytes: &[u8]) -> Vec<Self::Record>;
 
+    /// Whether the registered `game` (one played by this type) is the one trained: a
+    /// type that plays several registry entries (gomoku's sizes and rules) trains one.
+    fn trains(_game: GameKind) -> bool {
+        true
+    }
+
     /// The board's symmetries that keep every position's value (rotations and
     /// reflections), the identity included: `data shuffle --symmetries` writes each
     /// record's image under each. 1 (the identity alone) by default.
@@ -46,7 +53,11 @@ where
 
 /// The registered games that train a net, one line each; any other is refused by
 /// [`training_of`].
-pub static TRAINED: &[&dyn Trained] = &[&Of::<Chess>(PhantomData), &Of::<Ataxx>(PhantomData)];
+pub static TRAINED: &[&dyn Trained] = &[
+    &Of::<Chess>(PhantomData),
+    &Of::<Ataxx>(PhantomData),
+    &Of::<Gomoku>(PhantomData),
+];
 
 /// A game's [`TrainingSupport`] as the tools call it, without its type.
 pub trait Trained: Sync {
@@ -95,7 +106,7 @@ where
     G::Variant: Default,
 {
     fn plays(&self, game: GameKind) -> bool {
-        game.plays::<G>()
+        game.plays::<G>() && G::trains(game)
     }
 
     fn features(&self) -> &'static [FeatureSet] {
@@ -183,18 +194,22 @@ mod tests {
         assert_eq!(
             training_of(connect4, "datagen").map(|t| t.features()[0].name),
             Err(
-                "datagen: connect4 has no learned evaluation to train (games with one: chess, ataxx)"
+                "datagen: connect4 has no learned evaluation to train (games with one: chess, gomoku, ataxx)"
                     .to_string()
             )
         );
     }
 
     #[test]
-    fn every_trained_game_is_registered_once_and_its_records_are_32_bytes() {
+    fn every_trained_game_is_registered_once_and_its_records_have_their_size() {
         for trained in TRAINED {
             let games: Vec<GameKind> = games::all().filter(|&g| trained.plays(g)).collect();
             assert_eq!(games.len(), 1, "{:?}", trained.features()[0].name);
-            assert_eq!(trained.record_bytes(), 32);
+            // bullet's 32-byte records for chess and Ataxx; gomoku's 15x15 board needs 72.
+            let expected = if games[0].name() == "gomoku" { 72 } else { 32 };
+            assert_eq!(trained.record_bytes(), expected, "{}", games[0]);
         }
+        let gomoku20 = games::find("gomoku20").expect("gomoku20 is registered");
+        assert!(training_of(gomoku20, "train").is_err());
     }
 }

@@ -19,18 +19,19 @@
 //! `c`... consecutive. FEN: rows from top to bottom separated by `/`, `x` (first player)
 //! and `o` for stones, decimal run lengths for empty cells, then the side to move.
 
+pub mod nnue;
 mod pattern;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use pattern::{Pattern, PATTERNS, WALL_BITS};
 
 use super::grid::{self, Mark};
 use super::{
-    BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
+    BenchPosition, Evaluation, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
     VariantOptionKind, VariantSettings,
 };
 use crate::search::game::{
@@ -62,7 +63,7 @@ pub const INFO: GameInfo = GameInfo {
         solvable: false,
         test_set: None,
     },
-    eval_net: None,
+    eval_net: Some(nnue::NET_SUPPORT),
 };
 
 /// Freestyle gomoku on 20x20 (the Gomocup's freestyle board) in the registry.
@@ -80,6 +81,7 @@ pub const INFO20: GameInfo = GameInfo {
         opening_book: "openings/gomoku20.txt",
         ..INFO.tools
     },
+    eval_net: None,
     ..INFO
 };
 
@@ -97,6 +99,7 @@ pub const STANDARD_INFO: GameInfo = GameInfo {
         bench_positions: &[BenchPosition::from_start("h8 h9 i8 g8 i9")],
         ..INFO.tools
     },
+    eval_net: None,
     ..INFO
 };
 
@@ -177,13 +180,23 @@ pub enum Rule {
     ExactlyFive = 1,
 }
 
-/// The board size and rule of a gomoku game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The board size and rule of a gomoku game, and the net that evaluates it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuVariant {
     /// Cells per side, `MIN_SIZE..=MAX_SIZE`.
     pub size: u8,
     /// Whether overlines win.
     pub rule: Rule,
+    /// The net that evaluates instead of the hand-set cell values (the built-in one or
+    /// `EvalFile`'s; used on 15x15 freestyle only, see [`nnue`]); `None`: the hand-set values.
+    pub net: Option<nnue::NetRef>,
+}
+
+impl Default for GomokuVariant {
+    /// Freestyle on 15x15 with the hand-set evaluation.
+    fn default() -> GomokuVariant {
+        GomokuVariant::FREESTYLE15
+    }
 }
 
 impl GomokuVariant {
@@ -191,16 +204,19 @@ impl GomokuVariant {
     pub const FREESTYLE15: GomokuVariant = GomokuVariant {
         size: 15,
         rule: Rule::Freestyle,
+        net: None,
     };
     /// Freestyle on 20x20.
     pub const FREESTYLE20: GomokuVariant = GomokuVariant {
         size: 20,
         rule: Rule::Freestyle,
+        net: None,
     };
     /// Exactly five on 15x15.
     pub const STANDARD15: GomokuVariant = GomokuVariant {
         size: 15,
         rule: Rule::ExactlyFive,
+        net: None,
     };
 
     /// The variant that `settings` choose through the `BoardSize` and `Rule` options of
@@ -218,16 +234,27 @@ impl GomokuVariant {
             Some(value) if value == EXACT_FIVE => Rule::ExactlyFive,
             _ => Rule::Freestyle,
         };
-        u8::try_from(size)
+        let net = match &settings.evaluation {
+            _ if info.eval_net.is_none() => None,
+            Evaluation::Net(net) => nnue::NetRef::of(net),
+            Evaluation::BuiltIn => nnue::embedded().map(|net| nnue::NetRef(Arc::clone(net))),
+            Evaluation::HandCrafted => None,
+        };
+        let variant = u8::try_from(size)
             .ok()
             .and_then(|size| GomokuVariant::new(size, rule).ok())
-            .unwrap_or(GomokuVariant::FREESTYLE15)
+            .unwrap_or(GomokuVariant::FREESTYLE15);
+        GomokuVariant { net, ..variant }
     }
 
     /// A checked variant: `size` between [`MIN_SIZE`] and [`MAX_SIZE`].
     pub fn new(size: u8, rule: Rule) -> Result<GomokuVariant, GameError> {
         if (MIN_SIZE..=MAX_SIZE).contains(&size) {
-            Ok(GomokuVariant { size, rule })
+            Ok(GomokuVariant {
+                size,
+                rule,
+                net: None,
+            })
         } else {
             Err(GameError::position(
                 &format!("{size}x{size}"),
@@ -237,17 +264,17 @@ impl GomokuVariant {
     }
 
     /// Whether the size is within the limits [`GomokuVariant::new`] checks.
-    pub fn is_valid(self) -> bool {
+    pub fn is_valid(&self) -> bool {
         (MIN_SIZE..=MAX_SIZE).contains(&self.size)
     }
 
     /// Number of cells on the board.
-    pub fn cells(self) -> usize {
+    pub fn cells(&self) -> usize {
         usize::from(self.size) * usize::from(self.size)
     }
 
     /// Distance between vertically adjacent cells in the padded board.
-    fn stride(self) -> usize {
+    fn stride(&self) -> usize {
         usize::from(self.size) + 2 * PAD
     }
 }
@@ -520,6 +547,8 @@ pub struct Gomoku {
     won: bool,
     /// The records that take the last moves back.
     undo: UndoLog,
+    /// The accumulators when a net evaluates ([`nnue`]).
+    nnue: Option<nnue::GomokuNnue>,
 }
 
 impl fmt::Debug for Gomoku {
@@ -571,8 +600,8 @@ fn cells_of(set: &[u64; SET_WORDS]) -> impl Iterator<Item = usize> + '_ {
 
 impl Gomoku {
     /// The variant being played.
-    pub fn variant(&self) -> GomokuVariant {
-        self.variant
+    pub fn variant(&self) -> &GomokuVariant {
+        &self.variant
     }
 
     /// The cell at `file` (0 = `a`) and `rank` (0 = bottom), if it is on the board.
@@ -608,13 +637,13 @@ impl Gomoku {
 
     /// The empty board of a valid variant.
     fn empty(variant: GomokuVariant) -> Gomoku {
-        let stride = variant.stride();
+        let (stride, rule) = (variant.stride(), variant.rule);
         let mut game = Gomoku {
             variant,
             stride,
             steps: [1, stride, stride + 1, stride - 1],
             touch: touch_offsets(stride),
-            pairs: pattern::pair_table(variant.rule),
+            pairs: pattern::pair_table(rule),
             board: [WALL_BITS as u8; PADDED],
             cells: [CellState::BLANK; PADDED],
             near: [0; PADDED],
@@ -628,6 +657,7 @@ impl Gomoku {
             ply: 0,
             won: false,
             undo: UndoLog::new(),
+            nnue: None,
         };
         for cell in game.board_cells() {
             game.board[cell] = EMPTY;
@@ -949,7 +979,9 @@ impl Rules for Gomoku {
             variant.is_valid(),
             "invalid gomoku variant {variant:?}: build it with GomokuVariant::new"
         );
-        Gomoku::empty(*variant)
+        let mut game = Gomoku::empty(variant.clone());
+        game.start_net();
+        game
     }
 
     fn from_fen(variant: &GomokuVariant, fen: &str) -> Result<Gomoku, GameError> {
@@ -963,7 +995,7 @@ impl Rules for Gomoku {
         let (marks, side) = grid::read_stone_fen(fen, size, size).map_err(error)?;
 
         // Step 3. Place the stones.
-        let mut game = Gomoku::empty(*variant);
+        let mut game = Gomoku::empty(variant.clone());
         for (index, &mark) in marks.iter().enumerate() {
             if let Mark::Stone(player) = mark {
                 let cell = game.cell((index % size) as u8, (index / size) as u8);
@@ -988,6 +1020,7 @@ impl Rules for Gomoku {
             return Err(error("the side to move already has a five".to_string()));
         }
         game.won = has_five(1 - mover);
+        game.start_net();
         Ok(game)
     }
 
@@ -1051,6 +1084,7 @@ impl Rules for Gomoku {
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
         self.place_logged(cell, player);
+        self.push_net_move(cell, player);
         self.won = self.five_through(cell, player);
         self.stones += 1;
         self.ply += 1;
@@ -1063,6 +1097,7 @@ impl Rules for Gomoku {
         let player = self.side.other().index();
         debug_assert_eq!(self.board[cell], player as u8 + 1);
         self.remove_logged(cell, player);
+        self.pop_net_move();
         self.won = false;
         self.stones -= 1;
         self.ply -= 1;
@@ -1136,7 +1171,9 @@ impl SearchHooks for Gomoku {
         let own = self.side.index();
         let (mine, theirs) = (&self.threat_count[own], &self.threat_count[1 - own]);
         let level = |counts: &[u16; THREATS], threat: Threat| counts[threat as usize];
-        let base = (self.value[own] * 5 / 4 - self.value[1 - own]) / 4;
+        let base = self
+            .net_value()
+            .unwrap_or_else(|| (self.value[own] * 5 / 4 - self.value[1 - own]) / 4);
         let threat = if level(mine, Threat::Five) > 0 {
             8_000
         } else if level(theirs, Threat::Five) > 1 {
@@ -1157,6 +1194,12 @@ impl SearchHooks for Gomoku {
             0
         };
         (base + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// [`SearchHooks::evaluate`], with a net's accumulators brought up to date first.
+    fn evaluate_mut(&mut self) -> i32 {
+        self.update_net();
+        self.evaluate()
     }
 
     fn encode_move(mv: Cell) -> u16 {
@@ -1251,11 +1294,13 @@ impl SearchHooks for Gomoku {
     fn make_null(&mut self) {
         self.side = self.side.other();
         self.hash ^= zobrist().side;
+        self.push_net_null();
     }
 
     fn unmake_null(&mut self) {
         self.side = self.side.other();
         self.hash ^= zobrist().side;
+        self.pop_net_move();
     }
 }
 

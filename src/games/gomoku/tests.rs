@@ -174,7 +174,7 @@ fn fives_in_every_direction_and_at_the_edges() {
         "a20 t1 b19 s1 c18 r1 d17 q1 e16",
         "p20 a1 q20 b1 r20 c1 s20 d1 t20",
     ] {
-        let game = played(variant, line);
+        let game = played(variant.clone(), line);
         assert_eq!(game.outcome(), Some(Outcome::Loss), "{line}");
         check_consistent(&game);
     }
@@ -349,7 +349,7 @@ proptest! {
     fn incremental_tables_match_a_recount(seed in any::<u64>(), stones in 1usize..60, big in any::<bool>()) {
         let variant = if big { GomokuVariant::FREESTYLE20 } else { GomokuVariant::STANDARD15 };
         let mut rng = SplitMix::new(seed);
-        let game = random_position(variant, &mut rng, stones);
+        let game = random_position(variant.clone(), &mut rng, stones);
         check_consistent(&game);
         // Unmaking every move restores the empty board's tables.
         let mut back = game.clone();

@@ -1,0 +1,168 @@
+//! `cutoff --game gomoku datagen --format bullet`: 15x15 freestyle self-play at a fixed
+//! node count per move, writing [`GomokuRecord`]s (the stones and the search's score from
+//! the side to move's view, and the game's result) for `cutoff --game gomoku train`.
+//!
+//! Each game starts from a random line of the opening book (`openings/gomoku.txt`) and a
+//! few random legal plies (any empty cell), drawn from the game's own seed, so the output
+//! depends only on the arguments, as every game's datagen ([`crate::selfplay`], whose run
+//! loop this shares). A game ends by the rules (a five, or a full board: a draw) or by a
+//! mate score (the side that has it wins). Every position before the end is kept unless
+//! its score is a mate score.
+
+use crate::gomoku::GomokuRecord;
+use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
+use cutoff::games::gomoku::nnue::{NetRef, Stones};
+use cutoff::games::gomoku::{Gomoku, GomokuVariant};
+use cutoff::games::EvalNet;
+use cutoff::search::score::is_mate;
+use cutoff::search::{GameResult, Limits, Player, Rules, ThreadPool};
+
+/// The first player's score for a result.
+fn first_score(result: GameResult) -> f32 {
+    match result {
+        GameResult::FirstWins => 1.0,
+        GameResult::SecondWins => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
+/// A position and its score from the side to move's view, before the result is known.
+struct Sample {
+    /// The side to move's stones, then the other's.
+    stones: Stones,
+    second: bool,
+    score: i32,
+}
+
+/// Plays game number `index` with `pool` (cleared first) at `options.nodes` per move.
+pub fn play_game(
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+    pool: &mut ThreadPool<Gomoku>,
+) -> GameOutput {
+    let variant = GomokuVariant {
+        net: options
+            .net
+            .as_ref()
+            .and_then(|net| NetRef::of(&(net.clone() as EvalNet))),
+        ..GomokuVariant::FREESTYLE15
+    };
+    let mut game: Gomoku = selfplay::opening_of(&variant, index, book, options);
+    pool.new_game();
+    let limits = Limits::nodes(options.nodes.max(1));
+    let mut samples = Vec::new();
+    let result = loop {
+        if let Some(end) = game.game_end() {
+            break first_score(end.result);
+        }
+        let search = pool.search(&game, &limits, &[]);
+        let Some(best) = search.best else {
+            break 0.5;
+        };
+        if is_mate(search.score) {
+            let leader = if search.score > 0 {
+                game.side_to_move()
+            } else {
+                game.side_to_move().other()
+            };
+            break if leader == Player::First { 1.0 } else { 0.0 };
+        }
+        let second = game.side_to_move() == Player::Second;
+        let [x, o] = game.stones15().expect("a 15x15 board");
+        samples.push(Sample {
+            stones: if second { [o, x] } else { [x, o] },
+            second,
+            score: search.score,
+        });
+        game.make_move(best);
+    };
+    let mut bytes = Vec::with_capacity(samples.len() * crate::gomoku::RECORD_BYTES);
+    for sample in &samples {
+        let stm_result = if sample.second { 1.0 - result } else { result };
+        let score = sample.score.clamp(-32_000, 32_000) as i16;
+        bytes.extend_from_slice(&GomokuRecord::new(sample.stones, score, stm_result).to_bytes());
+    }
+    GameOutput {
+        bytes,
+        positions: samples.len(),
+        result: f64::from(result),
+    }
+}
+
+impl SelfPlay for Gomoku {
+    /// [`play_game`] (records only).
+    fn record_game(
+        index: usize,
+        book: &[Vec<String>],
+        options: &DatagenOptions,
+        pool: &mut ThreadPool<Gomoku>,
+    ) -> GameOutput {
+        play_game(index, book, options, pool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::decode_records;
+    use crate::selfplay::DataFormat;
+    use crate::trainer::TrainingRecord;
+    use bulletformat::BulletFormat;
+
+    fn options() -> DatagenOptions {
+        DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads: 1,
+            random_plies: (0, 2),
+            format: DataFormat::Bullet,
+            seed: 7,
+            hash_mb: 1,
+            net: None,
+        }
+    }
+
+    #[test]
+    fn gomoku_datagen_is_deterministic_and_decodes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../openings/gomoku.txt"
+        ))
+        .expect("the gomoku book");
+        let book = selfplay::read_book(&text);
+        let generate = |options: &DatagenOptions| {
+            let mut bytes = Vec::new();
+            let summary = selfplay::run::<Gomoku>(options, &book, &mut bytes, &mut |_| {}).unwrap();
+            (bytes, summary)
+        };
+        let (first, summary) = generate(&options());
+        assert_eq!(summary.games, 3);
+        assert!(summary.positions > 10, "{summary:?}");
+        assert_eq!(first.len(), 72 * summary.positions);
+        let threaded = DatagenOptions {
+            threads: 2,
+            ..options()
+        };
+        assert_eq!(generate(&threaded).0, first);
+        let records = decode_records(&first);
+        assert_eq!(records.len(), summary.positions);
+        assert!(records.iter().all(|r| r.problem().is_none()));
+        assert!(records.iter().any(|r| r.score() != 0));
+        // A decisive game: its last position's side to move won or lost, and the side
+        // to move alternates, so consecutive records of a game have opposite results.
+        assert!(records
+            .iter()
+            .all(|r| [0.0, 0.5, 1.0].contains(&r.result())));
+        assert!(records
+            .windows(2)
+            .any(|w| w[0].result() + w[1].result() == 1.0));
+        // Bytes that are no gomoku record are refused before a feature is read.
+        assert!(decode_records(&[0xff; 72])[0].problem().is_some());
+        assert!(
+            decode_records(&[0; 72])[0].problem().is_some(),
+            "no board size"
+        );
+    }
+}

@@ -21,7 +21,8 @@ use std::sync::Arc;
 
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
-use cutoff::search::{Game, MoveList, ThreadPool};
+use cutoff::search::score::is_mate;
+use cutoff::search::{Game, GameResult, MoveList, Player, ThreadPool};
 
 /// How positions are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -132,6 +133,28 @@ pub fn check_book<G: Game>(variant: &G::Variant, book: &[Vec<String>]) -> Result
             .map_err(|e| format!("book opening {}: {e}", number + 1))?;
     }
     Ok(())
+}
+
+/// The first player's score (1, 1/2 or 0) for a game's result.
+pub fn first_player_score(result: GameResult) -> f64 {
+    match result {
+        GameResult::FirstWins => 1.0,
+        GameResult::SecondWins => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
+/// The first player's score once a search's mate `score` for the side to move `mover`
+/// decides the game (a positive score wins for `mover`), or `None` for no mate score.
+pub fn mate_first_player_score(mover: Player, score: i32) -> Option<f64> {
+    is_mate(score).then(|| {
+        let winner = if score > 0 { mover } else { mover.other() };
+        if winner == Player::First {
+            1.0
+        } else {
+            0.0
+        }
+    })
 }
 
 /// The generator of game number `index`: from the run's seed and the number alone.

@@ -16,22 +16,12 @@ use bulletformat::{AtaxxBoard, BulletFormat};
 
 use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
-use cutoff::search::score::is_mate;
-use cutoff::search::{GameResult, Limits, Player, Rules, ThreadPool};
+use cutoff::search::{Limits, Player, Rules, ThreadPool};
 
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 500;
 /// Plies from the start of the self-play (after the opening) whose positions are left out.
 pub const SKIP_PLIES: usize = 2;
-
-/// The first player's score for a result.
-fn first_score(result: GameResult) -> f64 {
-    match result {
-        GameResult::FirstWins => 1.0,
-        GameResult::SecondWins => 0.0,
-        GameResult::Draw => 0.5,
-    }
-}
 
 /// A position and its score from the side to move's view, before the result is known.
 struct Sample {
@@ -80,7 +70,7 @@ pub fn play_game(
     let mut plies = 0;
     let result = loop {
         if let Some(end) = game.game_end() {
-            break first_score(end.result);
+            break selfplay::first_player_score(end.result);
         }
         if plies >= MAX_PLIES {
             break 0.5;
@@ -89,13 +79,8 @@ pub fn play_game(
         let Some(best) = search.best else {
             break 0.5;
         };
-        if is_mate(search.score) {
-            let leader = if search.score > 0 {
-                game.side_to_move()
-            } else {
-                game.side_to_move().other()
-            };
-            break if leader == Player::First { 1.0 } else { 0.0 };
+        if let Some(score) = selfplay::mate_first_player_score(game.side_to_move(), search.score) {
+            break score;
         }
         if plies >= SKIP_PLIES {
             samples.push(Sample {

@@ -14,17 +14,7 @@ use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::gomoku::nnue::{NetRef, Stones};
 use cutoff::games::gomoku::{Gomoku, GomokuVariant};
 use cutoff::games::EvalNet;
-use cutoff::search::score::is_mate;
-use cutoff::search::{GameResult, Limits, Player, Rules, ThreadPool};
-
-/// The first player's score for a result.
-fn first_score(result: GameResult) -> f32 {
-    match result {
-        GameResult::FirstWins => 1.0,
-        GameResult::SecondWins => 0.0,
-        GameResult::Draw => 0.5,
-    }
-}
+use cutoff::search::{Limits, Player, Rules, ThreadPool};
 
 /// A position and its score from the side to move's view, before the result is known.
 struct Sample {
@@ -54,19 +44,14 @@ pub fn play_game(
     let mut samples = Vec::new();
     let result = loop {
         if let Some(end) = game.game_end() {
-            break first_score(end.result);
+            break selfplay::first_player_score(end.result);
         }
         let search = pool.search(&game, &limits, &[]);
         let Some(best) = search.best else {
             break 0.5;
         };
-        if is_mate(search.score) {
-            let leader = if search.score > 0 {
-                game.side_to_move()
-            } else {
-                game.side_to_move().other()
-            };
-            break if leader == Player::First { 1.0 } else { 0.0 };
+        if let Some(score) = selfplay::mate_first_player_score(game.side_to_move(), search.score) {
+            break score;
         }
         let second = game.side_to_move() == Player::Second;
         let [x, o] = game.stones15().expect("a 15x15 board");
@@ -81,12 +66,14 @@ pub fn play_game(
     for sample in &samples {
         let stm_result = if sample.second { 1.0 - result } else { result };
         let score = sample.score.clamp(-32_000, 32_000) as i16;
-        bytes.extend_from_slice(&GomokuRecord::new(sample.stones, score, stm_result).to_bytes());
+        bytes.extend_from_slice(
+            &GomokuRecord::new(sample.stones, score, stm_result as f32).to_bytes(),
+        );
     }
     GameOutput {
         bytes,
         positions: samples.len(),
-        result: f64::from(result),
+        result,
     }
 }
 

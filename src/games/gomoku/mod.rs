@@ -342,7 +342,7 @@ impl Threat {
 }
 
 /// Value of a cell to a player per direction pattern a stone there would make.
-const PATTERN_VALUE: [i32; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000];
+const PATTERN_VALUE: [i16; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000];
 /// Extra value of a cell to a player per threat level of a stone there.
 const THREAT_VALUE: [i32; THREATS] = [0, 0, 200, 0, 400, 600, 1000];
 
@@ -367,10 +367,14 @@ const THREAT_OF_COUNTS: [u8; COUNT_CODES] = {
 /// occupied cell holds the default (every pattern dead), so it adds nothing to the sums.
 #[derive(Copy, Clone, Debug, Default)]
 struct CellInfo {
-    /// The [`PATTERN_VALUE`]s of the four directions.
-    pattern_value: i32,
+    /// The [`PATTERN_VALUE`]s of the four directions (at most 4,000).
+    pattern_value: i16,
     /// The sum of the [`COUNT_CODE`]s of the four directions.
     counts: u16,
+    /// The sum of the [`nnue::CODE_WEIGHT`]s of the four directions: the cell's net input
+    /// code for the player, kept here so that a move's net update reads it instead of
+    /// computing it from the patterns before and after ([`nnue::code_of_sum`]).
+    code_sum: u16,
     /// The [`Threat`] level, as `u8`.
     threat: u8,
 }
@@ -387,6 +391,8 @@ struct CellState {
     info: [CellInfo; 2],
 }
 
+const _: () = assert!(std::mem::size_of::<CellState>() == 32);
+
 impl CellState {
     /// A cell with no neighbours read yet and every pattern dead.
     const BLANK: CellState = CellState {
@@ -395,6 +401,7 @@ impl CellState {
         info: [CellInfo {
             pattern_value: 0,
             counts: 0,
+            code_sum: 0,
             threat: 0,
         }; 2],
     };
@@ -404,7 +411,7 @@ impl CellInfo {
     /// The cell's value: its pattern values plus the [`THREAT_VALUE`] of its level.
     #[inline]
     fn value(&self) -> i32 {
-        self.pattern_value + THREAT_VALUE[usize::from(self.threat)]
+        i32::from(self.pattern_value) + THREAT_VALUE[usize::from(self.threat)]
     }
 }
 
@@ -712,6 +719,7 @@ impl Gomoku {
             let (old_value, old_threat) = (info.value(), info.threat);
             info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
             info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+            info.code_sum = info.code_sum + nnue::CODE_WEIGHT[new] - nnue::CODE_WEIGHT[old];
             info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
             let (new_value, new_threat) = (info.value(), info.threat);
             self.value[player] += new_value - old_value;

@@ -58,7 +58,7 @@ fn check_consistent(game: &Gomoku) {
         for player in 0..2 {
             let info = game.cells[cell].info[player];
             if game.board[cell] != EMPTY {
-                assert_eq!((info.value(), info.threat), (0, 0));
+                assert_eq!((info.value(), info.threat, info.code_sum), (0, 0, 0));
                 continue;
             }
             let patterns = [0, 1, 2, 3].map(|dir| {
@@ -68,6 +68,7 @@ fn check_consistent(game: &Gomoku) {
             let threat = Threat::of(patterns);
             assert_eq!(info.threat, threat as u8);
             assert_eq!(game.cells[cell].pairs.map(|pair| pair[player]), patterns);
+            assert_eq!(nnue::code_of_sum(info.code_sum), nnue::code(patterns));
             value[player] += info.value();
             counts[player][threat as usize] += u16::from(threat != Threat::None);
             assert_eq!(has_bit(&game.fives[player], cell), threat == Threat::Five);

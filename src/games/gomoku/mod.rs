@@ -702,9 +702,10 @@ impl Gomoku {
 
     /// Sets both players' patterns in direction `dir` of the empty `cell` to `new`,
     /// updating the cell's threat levels and values, the sums and the sets of fives and
-    /// fours. Nothing to do when the patterns stay (most key changes).
+    /// fours. Nothing to do when the patterns stay (most key changes). With `NET`, each
+    /// player's code change goes to the net's delta of the move being made.
     #[inline]
-    fn set_patterns(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
+    fn set_patterns<const NET: bool>(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
         let old = self.cells[cell].pairs[dir];
         if old == new {
             return;
@@ -717,11 +718,15 @@ impl Gomoku {
             }
             let info = &mut self.cells[cell].info[player];
             let (old_value, old_threat) = (info.value(), info.threat);
+            let old_sum = info.code_sum;
             info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
             info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
             info.code_sum = info.code_sum + nnue::CODE_WEIGHT[new] - nnue::CODE_WEIGHT[old];
             info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
-            let (new_value, new_threat) = (info.value(), info.threat);
+            let (new_value, new_threat, new_sum) = (info.value(), info.threat, info.code_sum);
+            if NET {
+                self.record_code_change(player, old_sum, new_sum);
+            }
             self.value[player] += new_value - old_value;
             if new_threat != old_threat {
                 self.retally(player, cell, old_threat, new_threat);
@@ -748,12 +753,16 @@ impl Gomoku {
         }
     }
 
-    /// Takes a cell that a stone now fills out of both players' sums and sets.
-    fn clear(&mut self, cell: usize) {
+    /// Takes a cell that a stone now fills out of both players' sums and sets (and, with
+    /// `NET`, its codes out of the net's delta of the move being made).
+    fn clear<const NET: bool>(&mut self, cell: usize) {
         for player in 0..2 {
             let info = self.cells[cell].info[player];
             self.value[player] -= info.value();
             self.retally(player, cell, info.threat, 0);
+            if NET {
+                self.record_code_change(player, info.code_sum, 0);
+            }
         }
         let state = &mut self.cells[cell];
         state.pairs = CellState::BLANK.pairs;
@@ -765,20 +774,23 @@ impl Gomoku {
     fn restore(&mut self, cell: usize) {
         for dir in 0..4 {
             let pair = self.pairs[usize::from(self.cells[cell].keys[dir])];
-            self.set_patterns(cell, dir, pair);
+            self.set_patterns::<false>(cell, dir, pair);
         }
     }
 
     /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
     /// keys of the cells that see it, their patterns, the nearness counts and the hash.
-    /// Only the direction of the line through `cell` changes for each of those cells.
-    fn set_stone(&mut self, cell: usize, colour: u8, player: usize) {
+    /// Only the direction of the line through `cell` changes for each of those cells, so
+    /// each cell's code changes at most once a stone: with `NET` (placing only), the
+    /// changes go to the net's delta of the move being made
+    /// ([`Gomoku::record_code_change`]).
+    fn set_stone<const NET: bool>(&mut self, cell: usize, colour: u8, player: usize) {
         self.board[cell] = colour;
         self.hash ^= zobrist().stones[cell][player];
         if colour == EMPTY {
             self.restore(cell);
         } else {
-            self.clear(cell);
+            self.clear::<NET>(cell);
         }
         for dir in 0..4 {
             for step in (-4i32..=4).filter(|&s| s != 0) {
@@ -792,7 +804,7 @@ impl Gomoku {
                 *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
                 if self.board[other] == EMPTY {
                     let pair = self.pairs[usize::from(*key)];
-                    self.set_patterns(other, dir, pair);
+                    self.set_patterns::<NET>(other, dir, pair);
                 }
             }
         }
@@ -812,21 +824,22 @@ impl Gomoku {
     }
 
     /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
-    /// what it changes in the undo log.
-    fn place_logged(&mut self, cell: usize, player: usize) {
+    /// what it changes in the undo log (and, with `NET`, recording the code changes in
+    /// the net's delta of the move).
+    fn place_logged<const NET: bool>(&mut self, cell: usize, player: usize) {
         let entry = self.undo.push(cell);
         entry.value = self.value;
         for (state, &delta) in entry.states.iter_mut().zip(&self.touch) {
             *state = self.cells[cell.wrapping_add_signed(delta)];
         }
-        self.set_stone(cell, player as u8 + 1, player);
+        self.set_stone::<NET>(cell, player as u8 + 1, player);
     }
 
     /// Takes the stone of `player` off `cell`: from the undo log when it holds the
     /// record of that stone, else by recomputing ([`Gomoku::set_stone`]).
     fn remove_logged(&mut self, cell: usize, player: usize) {
         let Some(slot) = self.undo.pop(cell) else {
-            self.set_stone(cell, EMPTY, player);
+            self.set_stone::<false>(cell, EMPTY, player);
             return;
         };
         self.board[cell] = EMPTY;
@@ -1008,7 +1021,7 @@ impl Rules for Gomoku {
             if let Mark::Stone(player) = mark {
                 let cell = game.cell((index % size) as u8, (index / size) as u8);
                 let cell = usize::from(cell.map_or(0, |c| c.0));
-                game.set_stone(cell, player.index() as u8 + 1, player.index());
+                game.set_stone::<false>(cell, player.index() as u8 + 1, player.index());
             }
         }
         game.stones = marks.iter().filter(|m| matches!(m, Mark::Stone(_))).count() as u16;
@@ -1091,8 +1104,11 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
-        self.place_logged(cell, player);
-        self.push_net_move(cell, player);
+        if self.push_net_move(cell, player) {
+            self.place_logged::<true>(cell, player);
+        } else {
+            self.place_logged::<false>(cell, player);
+        }
         self.won = self.five_through(cell, player);
         self.stones += 1;
         self.ply += 1;

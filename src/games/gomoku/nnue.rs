@@ -23,8 +23,11 @@
 //!
 //! A stone changes the line keys, hence the codes, of the 32 cells it sees and takes its
 //! own cell's codes away: at most 33 cells per player, so at most 66 inputs removed and 66
-//! added per perspective, plus one stone input ([`MAX_CHANGES`]). The engine compares the
-//! touched cells' codes before and after the move ([`Gomoku::push_net_move`]).
+//! added per perspective, plus one stone input ([`MAX_CHANGES`]). Each cell keeps its code
+//! per player as a sum of pattern weights ([`CODE_WEIGHT`]), updated with its patterns; a
+//! stone changes one direction of each cell it sees, so each cell's code changes at most
+//! once, and the position records each change in the move's delta where the pattern
+//! changes ([`Gomoku::record_code_change`]).
 //!
 //! # Net files
 //!
@@ -416,42 +419,37 @@ impl Gomoku {
         self.nnue = Some(state);
     }
 
-    /// Records in the accumulators what the stone of `player` just placed on `cell`
-    /// changed: the codes of the touched cells whose weight sums differ between the undo
-    /// record [`Gomoku::place_logged`] wrote (before the move) and the board (after it),
-    /// written straight into the accumulator stack's new entry.
-    pub(super) fn push_net_move(&mut self, cell: usize, player: usize) {
+    /// Starts the accumulators' entry of the move of `player` to `cell` (if a net
+    /// evaluates) with the stone's input; returns whether the net has code inputs, in
+    /// which case the caller places the stone with the code changes recorded
+    /// ([`Gomoku::record_code_change`], from [`Gomoku::set_stone`]).
+    pub(super) fn push_net_move(&mut self, cell: usize, player: usize) -> bool {
         let index = self.board_index(cell);
-        let Gomoku {
-            nnue: Some(state),
-            cells,
-            undo,
-            touch,
-            ..
-        } = self
-        else {
-            return;
+        let Some(state) = &mut self.nnue else {
+            return false;
         };
         let set = *state.network().features();
-        let slot = (undo.top + super::UNDO_DEPTH - 1) % super::UNDO_DEPTH;
-        let before = &undo.entries[slot].states;
         state.push_with(|delta| {
-            if has_codes(&set) {
-                for (then, &offset) in before.iter().zip(touch.iter()) {
-                    let now = &cells[cell.wrapping_add_signed(offset)];
-                    for p in 0..2 {
-                        let (old, new) = (then.info[p].code_sum, now.info[p].code_sum);
-                        if old != new {
-                            code_change(delta, p, code_of_sum(old), code_of_sum(new));
-                        }
-                    }
-                }
-            }
             let stone = |q| stone_feature(&set, q, player, index).map(|f| f as u16);
             if let (Some(a), Some(b)) = (stone(0), stone(1)) {
                 delta.added.push([a, b]);
             }
         });
+        has_codes(&set)
+    }
+
+    /// Records in the net's delta of the move being made that a cell's code for `player`
+    /// went from the weight sum `old` to `new` (they differ).
+    #[inline]
+    pub(super) fn record_code_change(&mut self, player: usize, old: u16, new: u16) {
+        if let Some(state) = &mut self.nnue {
+            code_change(
+                state.last_delta_mut(),
+                player,
+                code_of_sum(old),
+                code_of_sum(new),
+            );
+        }
     }
 
     /// Takes the last move out of the accumulators.

@@ -372,8 +372,8 @@ struct CellInfo {
     /// The sum of the [`COUNT_CODE`]s of the four directions.
     counts: u16,
     /// The sum of the [`nnue::CODE_WEIGHT`]s of the four directions: the cell's net input
-    /// code for the player, kept here so that a move's net update reads it instead of
-    /// computing it from the patterns before and after ([`nnue::code_of_sum`]).
+    /// code for the player ([`nnue::code_of_sum`]), kept with the patterns while a net
+    /// with code inputs evaluates (stale otherwise: see [`NO_NET`]).
     code_sum: u16,
     /// The [`Threat`] level, as `u8`.
     threat: u8,
@@ -414,6 +414,15 @@ impl CellInfo {
         i32::from(self.pattern_value) + THREAT_VALUE[usize::from(self.threat)]
     }
 }
+
+/// What the pattern updates do with the cells' net input codes ([`CellInfo::code_sum`]):
+/// nothing (no net with code inputs evaluates: the sums are stale, and
+/// [`Gomoku::start_net`] computes them when a net starts),
+const NO_NET: u8 = 0;
+/// keep them (a take-back without its undo record, with such a net),
+const NET_KEEP: u8 = 1;
+/// keep them and record each change in the net's delta of the move being made.
+const NET_RECORD: u8 = 2;
 
 /// Cells whose state a stone changes: its own and four each way in four directions.
 const TOUCHED: usize = 33;
@@ -682,7 +691,7 @@ impl Gomoku {
             }
         }
         for cell in game.board_cells() {
-            game.restore(cell);
+            game.restore::<NO_NET>(cell);
         }
         game
     }
@@ -702,10 +711,10 @@ impl Gomoku {
 
     /// Sets both players' patterns in direction `dir` of the empty `cell` to `new`,
     /// updating the cell's threat levels and values, the sums and the sets of fives and
-    /// fours. Nothing to do when the patterns stay (most key changes). With `NET`, each
-    /// player's code change goes to the net's delta of the move being made.
+    /// fours. Nothing to do when the patterns stay (most key changes). `NET` says what
+    /// happens to the cell's net input codes ([`NO_NET`], [`NET_KEEP`], [`NET_RECORD`]).
     #[inline]
-    fn set_patterns<const NET: bool>(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
+    fn set_patterns<const NET: u8>(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
         let old = self.cells[cell].pairs[dir];
         if old == new {
             return;
@@ -721,10 +730,12 @@ impl Gomoku {
             let old_sum = info.code_sum;
             info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
             info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
-            info.code_sum = info.code_sum + nnue::CODE_WEIGHT[new] - nnue::CODE_WEIGHT[old];
+            if NET != NO_NET {
+                info.code_sum = old_sum + nnue::CODE_WEIGHT[new] - nnue::CODE_WEIGHT[old];
+            }
             info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
             let (new_value, new_threat, new_sum) = (info.value(), info.threat, info.code_sum);
-            if NET {
+            if NET == NET_RECORD {
                 self.record_code_change(player, old_sum, new_sum);
             }
             self.value[player] += new_value - old_value;
@@ -754,13 +765,13 @@ impl Gomoku {
     }
 
     /// Takes a cell that a stone now fills out of both players' sums and sets (and, with
-    /// `NET`, its codes out of the net's delta of the move being made).
-    fn clear<const NET: bool>(&mut self, cell: usize) {
+    /// [`NET_RECORD`], its codes out of the net's delta of the move being made).
+    fn clear<const NET: u8>(&mut self, cell: usize) {
         for player in 0..2 {
             let info = self.cells[cell].info[player];
             self.value[player] -= info.value();
             self.retally(player, cell, info.threat, 0);
-            if NET {
+            if NET == NET_RECORD {
                 self.record_code_change(player, info.code_sum, 0);
             }
         }
@@ -771,24 +782,24 @@ impl Gomoku {
 
     /// Computes the patterns of a cell that has just become empty (or of every cell of
     /// the empty board) from its keys, for both players.
-    fn restore(&mut self, cell: usize) {
+    fn restore<const NET: u8>(&mut self, cell: usize) {
         for dir in 0..4 {
             let pair = self.pairs[usize::from(self.cells[cell].keys[dir])];
-            self.set_patterns::<false>(cell, dir, pair);
+            self.set_patterns::<NET>(cell, dir, pair);
         }
     }
 
     /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
     /// keys of the cells that see it, their patterns, the nearness counts and the hash.
     /// Only the direction of the line through `cell` changes for each of those cells, so
-    /// each cell's code changes at most once a stone: with `NET` (placing only), the
-    /// changes go to the net's delta of the move being made
+    /// each cell's net code changes at most once a stone: with [`NET_RECORD`] (placing
+    /// only), the changes go to the net's delta of the move being made
     /// ([`Gomoku::record_code_change`]).
-    fn set_stone<const NET: bool>(&mut self, cell: usize, colour: u8, player: usize) {
+    fn set_stone<const NET: u8>(&mut self, cell: usize, colour: u8, player: usize) {
         self.board[cell] = colour;
         self.hash ^= zobrist().stones[cell][player];
         if colour == EMPTY {
-            self.restore(cell);
+            self.restore::<NET>(cell);
         } else {
             self.clear::<NET>(cell);
         }
@@ -824,9 +835,8 @@ impl Gomoku {
     }
 
     /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
-    /// what it changes in the undo log (and, with `NET`, recording the code changes in
-    /// the net's delta of the move).
-    fn place_logged<const NET: bool>(&mut self, cell: usize, player: usize) {
+    /// what it changes in the undo log.
+    fn place_logged<const NET: u8>(&mut self, cell: usize, player: usize) {
         let entry = self.undo.push(cell);
         entry.value = self.value;
         for (state, &delta) in entry.states.iter_mut().zip(&self.touch) {
@@ -839,7 +849,7 @@ impl Gomoku {
     /// record of that stone, else by recomputing ([`Gomoku::set_stone`]).
     fn remove_logged(&mut self, cell: usize, player: usize) {
         let Some(slot) = self.undo.pop(cell) else {
-            self.set_stone::<false>(cell, EMPTY, player);
+            self.remove_unlogged(cell, player);
             return;
         };
         self.board[cell] = EMPTY;
@@ -860,6 +870,18 @@ impl Gomoku {
         }
         self.value = self.undo.entries[slot].value;
         self.update_near(cell, -1);
+    }
+
+    /// Takes the stone of `player` off `cell` by recomputing what it changed (no undo
+    /// record): rare, and kept out of the take-back's code.
+    #[cold]
+    #[inline(never)]
+    fn remove_unlogged(&mut self, cell: usize, player: usize) {
+        if self.net_codes() {
+            self.set_stone::<NET_KEEP>(cell, EMPTY, player);
+        } else {
+            self.set_stone::<NO_NET>(cell, EMPTY, player);
+        }
     }
 
     /// Whether a stone of `player` on `cell` (there or not yet) is part of a winning line
@@ -1021,7 +1043,7 @@ impl Rules for Gomoku {
             if let Mark::Stone(player) = mark {
                 let cell = game.cell((index % size) as u8, (index / size) as u8);
                 let cell = usize::from(cell.map_or(0, |c| c.0));
-                game.set_stone::<false>(cell, player.index() as u8 + 1, player.index());
+                game.set_stone::<NO_NET>(cell, player.index() as u8 + 1, player.index());
             }
         }
         game.stones = marks.iter().filter(|m| matches!(m, Mark::Stone(_))).count() as u16;
@@ -1105,9 +1127,9 @@ impl Rules for Gomoku {
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
         if self.push_net_move(cell, player) {
-            self.place_logged::<true>(cell, player);
+            self.place_logged::<NET_RECORD>(cell, player);
         } else {
-            self.place_logged::<false>(cell, player);
+            self.place_logged::<NO_NET>(cell, player);
         }
         self.won = self.five_through(cell, player);
         self.stones += 1;

@@ -404,6 +404,24 @@ impl Gomoku {
         features
     }
 
+    /// Computes every cell's code sums from its patterns (the pattern updates keep them
+    /// only while a net with code inputs evaluates).
+    fn compute_code_sums(&mut self) {
+        for state in self.cells.iter_mut() {
+            for (player, info) in state.info.iter_mut().enumerate() {
+                let weights = state.pairs.map(|pair| CODE_WEIGHT[pair[player] as usize]);
+                info.code_sum = weights.iter().sum();
+            }
+        }
+    }
+
+    /// Whether a net with code inputs evaluates (the cells' code sums are kept).
+    pub(super) fn net_codes(&self) -> bool {
+        self.nnue
+            .as_ref()
+            .is_some_and(|state| has_codes(state.network().features()))
+    }
+
     /// Starts the accumulators of the variant's net, if it has one and the board is
     /// 15x15 freestyle (a net is per board size and rule).
     pub(super) fn start_net(&mut self) {
@@ -415,7 +433,11 @@ impl Gomoku {
             return;
         }
         let set = *net.features();
-        let state = NnueState::new(Arc::clone(net), |p| self.net_features(&set, p));
+        let net = Arc::clone(net);
+        if has_codes(&set) {
+            self.compute_code_sums();
+        }
+        let state = NnueState::new(net, |p| self.net_features(&set, p));
         self.nnue = Some(state);
     }
 

@@ -446,6 +446,9 @@ impl Gomoku {
     /// which case the caller places the stone with the code changes recorded
     /// ([`Gomoku::record_code_change`], from [`Gomoku::set_stone`]).
     pub(super) fn push_net_move(&mut self, cell: usize, player: usize) -> bool {
+        if self.nnue.is_none() {
+            return false;
+        }
         let index = self.board_index(cell);
         let Some(state) = &mut self.nnue else {
             return false;

@@ -145,6 +145,16 @@ impl<const N: usize> NnueState<N> {
         }
     }
 
+    /// The delta of the move into the current position, for a game that finds the
+    /// features a move changes while making it (after [`NnueState::push_with`]); its
+    /// accumulator must not be computed yet. The root's delta is never read.
+    #[inline]
+    pub fn last_delta_mut(&mut self) -> &mut Delta<N> {
+        let last = self.plies.len() - 1;
+        debug_assert!(last == 0 || self.plies[last].computed == [false; 2]);
+        &mut self.plies[last].delta
+    }
+
     /// Computes `perspective`'s half of the current accumulator from scratch, from its
     /// `active` features (after a move that changes how the perspective sees every piece:
     /// the move's delta is then not used for that half).

@@ -342,7 +342,7 @@ impl Threat {
 }
 
 /// Value of a cell to a player per direction pattern a stone there would make.
-const PATTERN_VALUE: [i32; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000];
+const PATTERN_VALUE: [i16; PATTERNS] = [0, 2, 6, 10, 28, 40, 90, 110, 300, 1000];
 /// Extra value of a cell to a player per threat level of a stone there.
 const THREAT_VALUE: [i32; THREATS] = [0, 0, 200, 0, 400, 600, 1000];
 
@@ -367,10 +367,14 @@ const THREAT_OF_COUNTS: [u8; COUNT_CODES] = {
 /// occupied cell holds the default (every pattern dead), so it adds nothing to the sums.
 #[derive(Copy, Clone, Debug, Default)]
 struct CellInfo {
-    /// The [`PATTERN_VALUE`]s of the four directions.
-    pattern_value: i32,
+    /// The [`PATTERN_VALUE`]s of the four directions (at most 4,000).
+    pattern_value: i16,
     /// The sum of the [`COUNT_CODE`]s of the four directions.
     counts: u16,
+    /// The sum of the [`nnue::CODE_WEIGHT`]s of the four directions: the cell's net input
+    /// code for the player ([`nnue::code_of_sum`]), kept with the patterns while a net
+    /// with code inputs evaluates (stale otherwise: see [`NO_NET`]).
+    code_sum: u16,
     /// The [`Threat`] level, as `u8`.
     threat: u8,
 }
@@ -387,6 +391,8 @@ struct CellState {
     info: [CellInfo; 2],
 }
 
+const _: () = assert!(std::mem::size_of::<CellState>() == 32);
+
 impl CellState {
     /// A cell with no neighbours read yet and every pattern dead.
     const BLANK: CellState = CellState {
@@ -395,6 +401,7 @@ impl CellState {
         info: [CellInfo {
             pattern_value: 0,
             counts: 0,
+            code_sum: 0,
             threat: 0,
         }; 2],
     };
@@ -404,9 +411,18 @@ impl CellInfo {
     /// The cell's value: its pattern values plus the [`THREAT_VALUE`] of its level.
     #[inline]
     fn value(&self) -> i32 {
-        self.pattern_value + THREAT_VALUE[usize::from(self.threat)]
+        i32::from(self.pattern_value) + THREAT_VALUE[usize::from(self.threat)]
     }
 }
+
+/// What the pattern updates do with the cells' net input codes ([`CellInfo::code_sum`]):
+/// nothing (no net with code inputs evaluates: the sums are stale, and
+/// [`Gomoku::start_net`] computes them when a net starts),
+const NO_NET: u8 = 0;
+/// keep them (a take-back without its undo record, with such a net),
+const NET_KEEP: u8 = 1;
+/// keep them and record each change in the net's delta of the move being made.
+const NET_RECORD: u8 = 2;
 
 /// Cells whose state a stone changes: its own and four each way in four directions.
 const TOUCHED: usize = 33;
@@ -675,7 +691,7 @@ impl Gomoku {
             }
         }
         for cell in game.board_cells() {
-            game.restore(cell);
+            game.restore::<NO_NET>(cell);
         }
         game
     }
@@ -695,9 +711,10 @@ impl Gomoku {
 
     /// Sets both players' patterns in direction `dir` of the empty `cell` to `new`,
     /// updating the cell's threat levels and values, the sums and the sets of fives and
-    /// fours. Nothing to do when the patterns stay (most key changes).
+    /// fours. Nothing to do when the patterns stay (most key changes). `NET` says what
+    /// happens to the cell's net input codes ([`NO_NET`], [`NET_KEEP`], [`NET_RECORD`]).
     #[inline]
-    fn set_patterns(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
+    fn set_patterns<const NET: u8>(&mut self, cell: usize, dir: usize, new: [Pattern; 2]) {
         let old = self.cells[cell].pairs[dir];
         if old == new {
             return;
@@ -710,10 +727,17 @@ impl Gomoku {
             }
             let info = &mut self.cells[cell].info[player];
             let (old_value, old_threat) = (info.value(), info.threat);
+            let old_sum = info.code_sum;
             info.counts = info.counts - COUNT_CODE[old] + COUNT_CODE[new];
             info.pattern_value += PATTERN_VALUE[new] - PATTERN_VALUE[old];
+            if NET != NO_NET {
+                info.code_sum = old_sum + nnue::CODE_WEIGHT[new] - nnue::CODE_WEIGHT[old];
+            }
             info.threat = THREAT_OF_COUNTS[usize::from(info.counts)];
-            let (new_value, new_threat) = (info.value(), info.threat);
+            let (new_value, new_threat, new_sum) = (info.value(), info.threat, info.code_sum);
+            if NET == NET_RECORD {
+                self.record_code_change(player, old_sum, new_sum);
+            }
             self.value[player] += new_value - old_value;
             if new_threat != old_threat {
                 self.retally(player, cell, old_threat, new_threat);
@@ -740,12 +764,16 @@ impl Gomoku {
         }
     }
 
-    /// Takes a cell that a stone now fills out of both players' sums and sets.
-    fn clear(&mut self, cell: usize) {
+    /// Takes a cell that a stone now fills out of both players' sums and sets (and, with
+    /// [`NET_RECORD`], its codes out of the net's delta of the move being made).
+    fn clear<const NET: u8>(&mut self, cell: usize) {
         for player in 0..2 {
             let info = self.cells[cell].info[player];
             self.value[player] -= info.value();
             self.retally(player, cell, info.threat, 0);
+            if NET == NET_RECORD {
+                self.record_code_change(player, info.code_sum, 0);
+            }
         }
         let state = &mut self.cells[cell];
         state.pairs = CellState::BLANK.pairs;
@@ -754,23 +782,26 @@ impl Gomoku {
 
     /// Computes the patterns of a cell that has just become empty (or of every cell of
     /// the empty board) from its keys, for both players.
-    fn restore(&mut self, cell: usize) {
+    fn restore<const NET: u8>(&mut self, cell: usize) {
         for dir in 0..4 {
             let pair = self.pairs[usize::from(self.cells[cell].keys[dir])];
-            self.set_patterns(cell, dir, pair);
+            self.set_patterns::<NET>(cell, dir, pair);
         }
     }
 
     /// Places (`colour` 1 or 2) or removes (`colour` 0) a stone on `cell`, updating the
     /// keys of the cells that see it, their patterns, the nearness counts and the hash.
-    /// Only the direction of the line through `cell` changes for each of those cells.
-    fn set_stone(&mut self, cell: usize, colour: u8, player: usize) {
+    /// Only the direction of the line through `cell` changes for each of those cells, so
+    /// each cell's net code changes at most once a stone: with [`NET_RECORD`] (placing
+    /// only), the changes go to the net's delta of the move being made
+    /// ([`Gomoku::record_code_change`]).
+    fn set_stone<const NET: u8>(&mut self, cell: usize, colour: u8, player: usize) {
         self.board[cell] = colour;
         self.hash ^= zobrist().stones[cell][player];
         if colour == EMPTY {
-            self.restore(cell);
+            self.restore::<NET>(cell);
         } else {
-            self.clear(cell);
+            self.clear::<NET>(cell);
         }
         for dir in 0..4 {
             for step in (-4i32..=4).filter(|&s| s != 0) {
@@ -784,7 +815,7 @@ impl Gomoku {
                 *key = (*key & !(3 << shift)) | (u16::from(colour) << shift);
                 if self.board[other] == EMPTY {
                     let pair = self.pairs[usize::from(*key)];
-                    self.set_patterns(other, dir, pair);
+                    self.set_patterns::<NET>(other, dir, pair);
                 }
             }
         }
@@ -805,20 +836,20 @@ impl Gomoku {
 
     /// Places a stone of `player` on `cell` as [`Gomoku::set_stone`] does, first saving
     /// what it changes in the undo log.
-    fn place_logged(&mut self, cell: usize, player: usize) {
+    fn place_logged<const NET: u8>(&mut self, cell: usize, player: usize) {
         let entry = self.undo.push(cell);
         entry.value = self.value;
         for (state, &delta) in entry.states.iter_mut().zip(&self.touch) {
             *state = self.cells[cell.wrapping_add_signed(delta)];
         }
-        self.set_stone(cell, player as u8 + 1, player);
+        self.set_stone::<NET>(cell, player as u8 + 1, player);
     }
 
     /// Takes the stone of `player` off `cell`: from the undo log when it holds the
     /// record of that stone, else by recomputing ([`Gomoku::set_stone`]).
     fn remove_logged(&mut self, cell: usize, player: usize) {
         let Some(slot) = self.undo.pop(cell) else {
-            self.set_stone(cell, EMPTY, player);
+            self.remove_unlogged(cell, player);
             return;
         };
         self.board[cell] = EMPTY;
@@ -839,6 +870,18 @@ impl Gomoku {
         }
         self.value = self.undo.entries[slot].value;
         self.update_near(cell, -1);
+    }
+
+    /// Takes the stone of `player` off `cell` by recomputing what it changed (no undo
+    /// record): rare, and kept out of the take-back's code.
+    #[cold]
+    #[inline(never)]
+    fn remove_unlogged(&mut self, cell: usize, player: usize) {
+        if self.net_codes() {
+            self.set_stone::<NET_KEEP>(cell, EMPTY, player);
+        } else {
+            self.set_stone::<NO_NET>(cell, EMPTY, player);
+        }
     }
 
     /// Whether a stone of `player` on `cell` (there or not yet) is part of a winning line
@@ -1000,7 +1043,7 @@ impl Rules for Gomoku {
             if let Mark::Stone(player) = mark {
                 let cell = game.cell((index % size) as u8, (index / size) as u8);
                 let cell = usize::from(cell.map_or(0, |c| c.0));
-                game.set_stone(cell, player.index() as u8 + 1, player.index());
+                game.set_stone::<NO_NET>(cell, player.index() as u8 + 1, player.index());
             }
         }
         game.stones = marks.iter().filter(|m| matches!(m, Mark::Stone(_))).count() as u16;
@@ -1083,8 +1126,11 @@ impl Rules for Gomoku {
         let cell = usize::from(mv.0);
         debug_assert!(self.is_empty_cell(cell) && !self.won);
         let player = self.side.index();
-        self.place_logged(cell, player);
-        self.push_net_move(cell, player);
+        if self.push_net_move(cell, player) {
+            self.place_logged::<NET_RECORD>(cell, player);
+        } else {
+            self.place_logged::<NO_NET>(cell, player);
+        }
         self.won = self.five_through(cell, player);
         self.stones += 1;
         self.ply += 1;

@@ -23,8 +23,11 @@
 //!
 //! A stone changes the line keys, hence the codes, of the 32 cells it sees and takes its
 //! own cell's codes away: at most 33 cells per player, so at most 66 inputs removed and 66
-//! added per perspective, plus one stone input ([`MAX_CHANGES`]). The engine compares the
-//! touched cells' codes before and after the move ([`Gomoku::push_net_move`]).
+//! added per perspective, plus one stone input ([`MAX_CHANGES`]). Each cell keeps its code
+//! per player as a sum of pattern weights ([`CODE_WEIGHT`]), updated with its patterns; a
+//! stone changes one direction of each cell it sees, so each cell's code changes at most
+//! once, and the position records each change in the move's delta where the pattern
+//! changes ([`Gomoku::record_code_change`]).
 //!
 //! # Net files
 //!
@@ -41,7 +44,7 @@ use std::sync::{Arc, OnceLock};
 
 use arrayvec::ArrayVec;
 
-use super::pattern::{self, Pattern, WALL_BITS};
+use super::pattern::{self, Pattern, PATTERNS, WALL_BITS};
 use super::{Gomoku, Rule, EMPTY, TOUCHED};
 use crate::games::{EvalNet, NetSupport};
 use crate::nnue::{count_bucket, Delta, FeatureSet, Network, NnueState};
@@ -151,10 +154,68 @@ pub fn code(patterns: [Pattern; 4]) -> usize {
     usize::from(CODE_OF[a + 10 * b + 100 * c + 1000 * d])
 }
 
+/// A weight per [`Pattern`] such that the sums of the weights of four patterns differ
+/// between any two multisets (a B4 sequence, greedy from 0): the sum of a cell's four
+/// weights is its code under another name, kept by the position as the patterns change
+/// (an add per changed pattern, where [`code`] reads four patterns), and
+/// [`code_of_sum`] turns it into the code. The quiet patterns have the smallest weights.
+pub(super) const CODE_WEIGHT: [u16; PATTERNS] = [0, 1, 5, 21, 55, 153, 368, 856, 1424, 2603];
+
+/// Sums of four [`CODE_WEIGHT`]s: `0..CODE_SUMS`.
+const CODE_SUMS: usize = 4 * CODE_WEIGHT[PATTERNS - 1] as usize + 1;
+
+/// The code of each sum of four [`CODE_WEIGHT`]s (0 for the sums no multiset has). The
+/// build fails if two multisets had the same sum.
+static CODE_OF_SUM: [u16; CODE_SUMS] = {
+    let mut table = [0u16; CODE_SUMS];
+    let mut seen = [false; CODE_SUMS];
+    let mut index = 0;
+    while index < 10_000 {
+        let p = [index % 10, index / 10 % 10, index / 100 % 10, index / 1000];
+        if p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] {
+            let w = CODE_WEIGHT;
+            let sum = (w[p[0]] + w[p[1]] + w[p[2]] + w[p[3]]) as usize;
+            assert!(!seen[sum], "two multisets of patterns share a weight sum");
+            seen[sum] = true;
+            table[sum] = CODE_OF[index];
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The code of the patterns whose [`CODE_WEIGHT`]s sum to `sum`.
+#[inline]
+pub(super) fn code_of_sum(sum: u16) -> usize {
+    usize::from(CODE_OF_SUM[usize::from(sum)])
+}
+
 /// The input of `player`'s code `code` seen from `perspective`, if the code is not quiet.
 #[inline]
 fn code_feature(perspective: usize, player: usize, code: usize) -> Option<usize> {
     (code >= QUIET).then(|| usize::from(player != perspective) * CODE_INPUTS + code - QUIET)
+}
+
+/// Records in `delta` that a cell's code for `player` went from `old` to `new`: the old
+/// code's input removed and the new one's added, in both perspectives (quiet codes have
+/// none).
+#[inline]
+fn code_change(delta: &mut Delta<MAX_CHANGES>, player: usize, old: usize, new: usize) {
+    let pair = |code: usize| {
+        let own = (code - QUIET) as u16;
+        let other = own + CODE_INPUTS as u16;
+        if player == 0 {
+            [own, other]
+        } else {
+            [other, own]
+        }
+    };
+    if old >= QUIET {
+        delta.removed.push(pair(old));
+    }
+    if new >= QUIET {
+        delta.added.push(pair(new));
+    }
 }
 
 /// The input of a stone of `owner` on `cell` seen from `perspective` in `set` (`None` if
@@ -309,10 +370,10 @@ impl std::fmt::Debug for NetRef {
 }
 
 impl Gomoku {
-    /// A cell's code for `player` from its patterns (quiet for a taken cell).
+    /// A cell's code for `player`, from the weight sum it keeps (quiet for a taken cell).
     #[inline]
     fn cell_code(&self, cell: usize, player: usize) -> usize {
-        code(self.cells[cell].pairs.map(|pair| pair[player]))
+        code_of_sum(self.cells[cell].info[player].code_sum)
     }
 
     /// The index of a padded cell on the 15x15 board, `15 · rank + file`.
@@ -343,6 +404,24 @@ impl Gomoku {
         features
     }
 
+    /// Computes every cell's code sums from its patterns (the pattern updates keep them
+    /// only while a net with code inputs evaluates).
+    fn compute_code_sums(&mut self) {
+        for state in self.cells.iter_mut() {
+            for (player, info) in state.info.iter_mut().enumerate() {
+                let weights = state.pairs.map(|pair| CODE_WEIGHT[pair[player] as usize]);
+                info.code_sum = weights.iter().sum();
+            }
+        }
+    }
+
+    /// Whether a net with code inputs evaluates (the cells' code sums are kept).
+    pub(super) fn net_codes(&self) -> bool {
+        self.nnue
+            .as_ref()
+            .is_some_and(|state| has_codes(state.network().features()))
+    }
+
     /// Starts the accumulators of the variant's net, if it has one and the board is
     /// 15x15 freestyle (a net is per board size and rule).
     pub(super) fn start_net(&mut self) {
@@ -354,50 +433,47 @@ impl Gomoku {
             return;
         }
         let set = *net.features();
-        let state = NnueState::new(Arc::clone(net), |p| self.net_features(&set, p));
+        let net = Arc::clone(net);
+        if has_codes(&set) {
+            self.compute_code_sums();
+        }
+        let state = NnueState::new(net, |p| self.net_features(&set, p));
         self.nnue = Some(state);
     }
 
-    /// Records in the accumulators what the stone of `player` just placed on `cell`
-    /// changed: the codes of the touched cells, read before the move from the undo record
-    /// [`Gomoku::place_logged`] wrote, and after it from the board.
-    pub(super) fn push_net_move(&mut self, cell: usize, player: usize) {
-        let Some(state) = &self.nnue else {
-            return;
-        };
-        let set = *state.network().features();
-        let slot = (self.undo.top + super::UNDO_DEPTH - 1) % super::UNDO_DEPTH;
-        let mut delta = Delta::<MAX_CHANGES>::default();
-        if has_codes(&set) {
-            let before = &self.undo.entries[slot].states;
-            for (index, &offset) in self.touch.iter().enumerate() {
-                let other = cell.wrapping_add_signed(offset);
-                if self.board[other] == WALL_BITS as u8 {
-                    continue;
-                }
-                for p in 0..2 {
-                    let old = code(before[index].pairs.map(|pair| pair[p]));
-                    let new = self.cell_code(other, p);
-                    if old == new {
-                        continue;
-                    }
-                    let feature = |code, q| code_feature(q, p, code).map(|f| f as u16);
-                    if let (Some(a), Some(b)) = (feature(old, 0), feature(old, 1)) {
-                        delta.removed.push([a, b]);
-                    }
-                    if let (Some(a), Some(b)) = (feature(new, 0), feature(new, 1)) {
-                        delta.added.push([a, b]);
-                    }
-                }
-            }
+    /// Starts the accumulators' entry of the move of `player` to `cell` (if a net
+    /// evaluates) with the stone's input; returns whether the net has code inputs, in
+    /// which case the caller places the stone with the code changes recorded
+    /// ([`Gomoku::record_code_change`], from [`Gomoku::set_stone`]).
+    pub(super) fn push_net_move(&mut self, cell: usize, player: usize) -> bool {
+        if self.nnue.is_none() {
+            return false;
         }
         let index = self.board_index(cell);
-        let stone = |q| stone_feature(&set, q, player, index).map(|f| f as u16);
-        if let (Some(a), Some(b)) = (stone(0), stone(1)) {
-            delta.added.push([a, b]);
-        }
+        let Some(state) = &mut self.nnue else {
+            return false;
+        };
+        let set = *state.network().features();
+        state.push_with(|delta| {
+            let stone = |q| stone_feature(&set, q, player, index).map(|f| f as u16);
+            if let (Some(a), Some(b)) = (stone(0), stone(1)) {
+                delta.added.push([a, b]);
+            }
+        });
+        has_codes(&set)
+    }
+
+    /// Records in the net's delta of the move being made that a cell's code for `player`
+    /// went from the weight sum `old` to `new` (they differ).
+    #[inline]
+    pub(super) fn record_code_change(&mut self, player: usize, old: u16, new: u16) {
         if let Some(state) = &mut self.nnue {
-            state.push(delta);
+            code_change(
+                state.last_delta_mut(),
+                player,
+                code_of_sum(old),
+                code_of_sum(new),
+            );
         }
     }
 
@@ -525,6 +601,24 @@ mod tests {
         assert_eq!(code(mixed), code(turned));
         assert!(code(mixed) >= QUIET);
         assert_eq!(code([Pattern::Five; 4]), CODES - 1);
+    }
+
+    #[test]
+    fn weight_sums_name_the_codes() {
+        use Pattern::*;
+        let patterns = [
+            Dead, Block1, Flex1, Block2, Flex2, Block3, Flex3, Block4, Flex4, Five,
+        ];
+        assert!(patterns.iter().enumerate().all(|(i, &p)| p as usize == i));
+        for index in 0..10_000 {
+            let four = [index % 10, index / 10 % 10, index / 100 % 10, index / 1000];
+            let sum = four.iter().map(|&p| CODE_WEIGHT[p]).sum();
+            assert_eq!(
+                code_of_sum(sum),
+                code(four.map(|p| patterns[p])),
+                "{four:?}"
+            );
+        }
     }
 
     #[test]

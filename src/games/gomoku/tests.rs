@@ -59,6 +59,7 @@ fn check_consistent(game: &Gomoku) {
             let info = game.cells[cell].info[player];
             if game.board[cell] != EMPTY {
                 assert_eq!((info.value(), info.threat), (0, 0));
+                assert!(!game.net_codes() || info.code_sum == 0);
                 continue;
             }
             let patterns = [0, 1, 2, 3].map(|dir| {
@@ -68,6 +69,9 @@ fn check_consistent(game: &Gomoku) {
             let threat = Threat::of(patterns);
             assert_eq!(info.threat, threat as u8);
             assert_eq!(game.cells[cell].pairs.map(|pair| pair[player]), patterns);
+            if game.net_codes() {
+                assert_eq!(nnue::code_of_sum(info.code_sum), nnue::code(patterns));
+            }
             value[player] += info.value();
             counts[player][threat as usize] += u16::from(threat != Threat::None);
             assert_eq!(has_bit(&game.fives[player], cell), threat == Threat::Five);
@@ -446,4 +450,33 @@ fn take_backs_beyond_the_undo_ring_recompute() {
     assert_eq!(game.value, start.value);
     assert_eq!(game.threat_count, start.threat_count);
     assert!(game.near.iter().all(|&n| n == 0));
+}
+
+#[test]
+fn code_sums_follow_a_take_back_without_its_record() {
+    use crate::nnue::{random_bucketed_network, Activation};
+    let net: crate::games::EvalNet = Arc::new(random_bucketed_network(
+        nnue::PCODE,
+        8,
+        1,
+        Activation::SCReLU,
+        3,
+    ));
+    let variant = GomokuVariant {
+        net: nnue::NetRef::of(&net),
+        ..GomokuVariant::FREESTYLE15
+    };
+    let fen = "15/15/15/15/15/15/7x7/6o8/7x7/15/15/15/15/15/15 o";
+    let mut game = Gomoku::from_fen(&variant, fen).unwrap();
+    assert!(game.net_codes());
+    check_consistent(&game);
+    let mv = game.parse_move("j9").unwrap();
+    game.make_move(mv);
+    check_consistent(&game);
+    game.unmake_move(mv);
+    // A stone of the position itself: no undo record, the patterns are recomputed.
+    game.unmake_move(game.parse_cell("h9").unwrap());
+    check_consistent(&game);
+    play(&mut game, "g7 f6");
+    check_consistent(&game);
 }

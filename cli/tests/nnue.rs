@@ -379,9 +379,17 @@ fn gomoku_takes_its_own_nets_and_refuses_others() {
     assert_ne!(netted, built_in);
     engine.send("go nodes 2000");
     assert!(bestmove_of(&engine.expect("bestmove")).is_some());
-    // The 20x20 entry takes no net.
+    // The 20x20 entry evaluates with the built-in net too (its inputs name no cell), and
+    // `UseNNUE false` goes back to the hand-set values.
     let mut twenty = Engine::game("gomoku20");
     twenty.send("uci");
     let lines = twenty.read_until("uciok", TIMEOUT);
-    assert!(!lines.iter().any(|l| l.contains("EvalFile")));
+    assert!(lines.iter().any(|l| l.contains("EvalFile")));
+    twenty.send("position startpos moves k11 k10 l11");
+    twenty.send("eval");
+    let netted = twenty.expect("info string eval");
+    twenty.send("setoption name UseNNUE value false");
+    twenty.send("position startpos moves k11 k10 l11");
+    twenty.send("eval");
+    assert_ne!(twenty.expect("info string eval"), netted);
 }

@@ -135,6 +135,19 @@ pub fn with_dialect(handshake: &str) -> Option<GameKind> {
     all().find(|kind| kind.info().protocol.own_dialect == Some(handshake))
 }
 
+/// Whether `game` may be played over the dialect `handshake`: a dialect that games own
+/// (`uai`: Ataxx; `gomocup`: the gomoku entries) plays only those; the error names them.
+pub fn check_dialect(game: GameKind, handshake: &str) -> Result<(), String> {
+    let owners: Vec<GameKind> = all()
+        .filter(|kind| kind.info().protocol.own_dialect == Some(handshake))
+        .collect();
+    if owners.is_empty() || owners.contains(&game) {
+        return Ok(());
+    }
+    let names: Vec<&str> = owners.iter().map(|kind| kind.name()).collect();
+    Err(format!("{handshake} plays only {}", names.join(", ")))
+}
+
 /// The names of every game, joined by `separator` (for help texts and errors).
 pub fn names(separator: &str) -> String {
     all()
@@ -227,7 +240,7 @@ mod tests {
             "tictactoe4: plies-bound",
             "gomoku: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
-            "gomoku20: own-params quiescence null-move lmr reverse-futility futility \
+            "gomoku20: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
             "gomoku-standard: own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
@@ -237,6 +250,24 @@ mod tests {
             .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))
             .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn a_games_own_dialect_plays_only_its_owners() {
+        let game = |name| find(name).unwrap();
+        assert_eq!(check_dialect(game("ataxx"), "uai"), Ok(()));
+        assert_eq!(check_dialect(game("chess"), "ugi"), Ok(()));
+        for gomoku in ["gomoku", "gomoku20", "gomoku-standard"] {
+            assert_eq!(check_dialect(game(gomoku), "gomocup"), Ok(()));
+        }
+        assert_eq!(
+            check_dialect(game("connect4"), "gomocup"),
+            Err("gomocup plays only gomoku, gomoku20, gomoku-standard".to_string())
+        );
+        assert_eq!(
+            check_dialect(game("gomoku"), "uai"),
+            Err("uai plays only ataxx".to_string())
+        );
     }
 
     #[test]

@@ -89,11 +89,7 @@ impl PlayArgs {
         };
         let proto = Dialect::from_name(&self.proto)
             .ok_or_else(|| format!("unknown protocol '{}' (ugi, uci or uai)", self.proto))?;
-        // A dialect of one game's own (UAI: Ataxx) plays only that game.
-        let word = proto.handshake();
-        if let Some(owner) = crate::games::with_dialect(word).filter(|&g| g != game) {
-            return Err(format!("--proto {word} plays only {}", owner.name()));
-        }
+        crate::games::check_dialect(game, proto.handshake()).map_err(|e| format!("--proto {e}"))?;
         let name = std::path::Path::new(&cmd)
             .file_name()
             .map_or(cmd.clone(), |n| n.to_string_lossy().into_owned());

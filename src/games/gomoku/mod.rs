@@ -81,7 +81,6 @@ pub const INFO20: GameInfo = GameInfo {
         opening_book: "openings/gomoku20.txt",
         ..INFO.tools
     },
-    eval_net: None,
     ..INFO
 };
 
@@ -188,7 +187,8 @@ pub struct GomokuVariant {
     /// Whether overlines win.
     pub rule: Rule,
     /// The net that evaluates instead of the hand-set cell values (the built-in one or
-    /// `EvalFile`'s; used on 15x15 freestyle only, see [`nnue`]); `None`: the hand-set values.
+    /// `EvalFile`'s; used under freestyle only, and a net with stone inputs on 15x15
+    /// only, see [`nnue`]); `None`: the hand-set values.
     pub net: Option<nnue::NetRef>,
 }
 

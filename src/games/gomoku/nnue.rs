@@ -1,7 +1,9 @@
-//! Gomoku's NNUE inputs for the generic network of [`crate::nnue`], 15x15 freestyle only
-//! (a net is per board size): `GomokuPcode15` (what a stone on each empty cell would make,
-//! all four directions together, per player: Rapfi's "pcode"), `GomokuStones15` (one input
-//! per cell and stone colour) and their union `GomokuPcodeStones15`.
+//! Gomoku's NNUE inputs for the generic network of [`crate::nnue`], freestyle only:
+//! `GomokuPcode15` (what a stone on each empty cell would make, all four directions
+//! together, per player: Rapfi's "pcode"), `GomokuStones15` (one input per cell and stone
+//! colour of a 15x15 board) and their union `GomokuPcodeStones15`. The codes name no cell,
+//! so a `GomokuPcode15` net (trained on 15x15 games) evaluates any board size; the sets
+//! with stone inputs evaluate 15x15 only.
 //!
 //! # Inputs
 //!
@@ -33,12 +35,12 @@
 //!
 //! Version-2 (version-3 with output buckets, by stones on the board) tagged files of
 //! feature set id 16 (1,400 inputs), 17 (450) or 18 (1,850), which `cutoff --game gomoku
-//! train [--features NAME]` writes. `EvalFile` loads one for the `gomoku` entry (15x15
-//! freestyle); a net of another game or another feature set is refused. `nets/gomoku.nnue`
-//! is built into the binary ([`embedded`]) and evaluates the `gomoku` entry unless
-//! `EvalFile` names another net or `UseNNUE` is off (its provenance is in
-//! `nets/README.md`); [`GomokuVariant::FREESTYLE15`] and the other entries keep the
-//! hand-set evaluation.
+//! train [--features NAME]` writes. `EvalFile` loads one for the `gomoku` and `gomoku20`
+//! entries; a net of another game or another feature set is refused. `nets/gomoku.nnue`
+//! (a `GomokuPcode15` net) is built into the binary ([`embedded`]) and evaluates both
+//! entries unless `EvalFile` names another net or `UseNNUE` is off (its provenance is in
+//! `nets/README.md`); exactly five ([`Rule::ExactlyFive`]) and the bare variants such as
+//! [`GomokuVariant::FREESTYLE15`] keep the hand-set evaluation.
 
 use std::sync::{Arc, OnceLock};
 
@@ -65,7 +67,7 @@ pub const PCODE: FeatureSet = FeatureSet {
     id: 16,
     name: "GomokuPcode15",
     inputs: 2 * CODE_INPUTS,
-    max_active: 2 * CELLS,
+    max_active: 2 * MAX_BOARD_CELLS,
     factor: 0,
 };
 
@@ -90,8 +92,16 @@ pub const PCODE_STONES: FeatureSet = FeatureSet {
 /// Every feature set a gomoku net may have, the default first.
 pub const FEATURE_SETS: [FeatureSet; 3] = [PCODE, STONES, PCODE_STONES];
 
-/// The most features active at once in one perspective, in any of [`FEATURE_SETS`].
-pub const MAX_ACTIVE: usize = 3 * CELLS;
+/// Cells of the largest board (a [`PCODE`] net evaluates every size).
+const MAX_BOARD_CELLS: usize = super::MAX_SIZE as usize * super::MAX_SIZE as usize;
+
+/// The most features active at once in one perspective, in any of [`FEATURE_SETS`] on
+/// any board it evaluates.
+pub const MAX_ACTIVE: usize = if 2 * MAX_BOARD_CELLS > 3 * CELLS {
+    2 * MAX_BOARD_CELLS
+} else {
+    3 * CELLS
+};
 
 /// The most features a move adds (or removes) in a perspective: two codes per touched
 /// cell and the stone.
@@ -234,6 +244,12 @@ fn stone_feature(set: &FeatureSet, perspective: usize, owner: usize, cell: usize
 #[inline]
 fn has_codes(set: &FeatureSet) -> bool {
     set.id != STONES.id
+}
+
+/// Whether a net of `set` evaluates a board `size` cells a side: the codes-only set on
+/// any size, the sets with stone inputs on 15x15.
+fn evaluates_size(set: &FeatureSet, size: u8) -> bool {
+    set.id == PCODE.id || usize::from(size) == SIZE
 }
 
 /// The stones of a 15x15 board: per player (first, second), bit `15 · rank + file` of
@@ -422,17 +438,17 @@ impl Gomoku {
             .is_some_and(|state| has_codes(state.network().features()))
     }
 
-    /// Starts the accumulators of the variant's net, if it has one and the board is
-    /// 15x15 freestyle (a net is per board size and rule).
+    /// Starts the accumulators of the variant's net, if it has one, the rule is freestyle
+    /// and the net's inputs fit the board size ([`evaluates_size`]).
     pub(super) fn start_net(&mut self) {
         self.nnue = None;
         let Some(NetRef(net)) = &self.variant.net else {
             return;
         };
-        if usize::from(self.variant.size) != SIZE || self.variant.rule != Rule::Freestyle {
+        let set = *net.features();
+        if !evaluates_size(&set, self.variant.size) || self.variant.rule != Rule::Freestyle {
             return;
         }
-        let set = *net.features();
         let net = Arc::clone(net);
         if has_codes(&set) {
             self.compute_code_sums();
@@ -666,7 +682,7 @@ mod tests {
     }
 
     #[test]
-    fn the_net_replaces_the_cell_values_on_15x15_freestyle_only() {
+    fn the_net_replaces_the_cell_values_under_freestyle_on_the_sizes_it_fits() {
         let net = random_bucketed_network(PCODE, 8, 1, Activation::SCReLU, 3);
         let variant = with_net(net);
         let fen = "15/15/15/15/15/15/7x7/6o8/7x7/15/15/15/15/15/15 o";
@@ -674,19 +690,43 @@ mod tests {
         let netted = Gomoku::from_fen(&variant, fen).unwrap();
         assert!(plain.net_value().is_none());
         assert!(netted.net_value().is_some());
+        // The codes name no cell: a codes-only net evaluates 20x20 too, and its
+        // accumulators follow the moves there.
         let twenty = GomokuVariant {
+            net: variant.net.clone(),
+            ..GomokuVariant::FREESTYLE20
+        };
+        let mut big = Gomoku::start(&twenty);
+        let mut last = None;
+        for text in "k11 l12 j10 m13 i9 h8 a1 t20".split(' ') {
+            let mv = big.parse_move(text).unwrap();
+            big.make_move(mv);
+            last = Some(mv);
+        }
+        assert_eq!(big.net_value(), big.net_value_from_scratch());
+        assert!(big.net_value().is_some());
+        big.unmake_move(last.unwrap());
+        assert_eq!(big.net_value(), big.net_value_from_scratch());
+        let exact = GomokuVariant {
             net: variant.net,
+            ..GomokuVariant::STANDARD15
+        };
+        assert!(Gomoku::from_fen(&exact, fen).unwrap().net_value().is_none());
+        // A net with stone inputs is for 15x15 only.
+        let stones = with_net(random_bucketed_network(STONES, 8, 1, Activation::SCReLU, 3));
+        let twenty = GomokuVariant {
+            net: stones.net,
             ..GomokuVariant::FREESTYLE20
         };
         assert!(Gomoku::start(&twenty).net_value().is_none());
-        // EvalFile's net reaches the `gomoku` entry's variant, not another game's net.
+        // EvalFile's net reaches the freestyle entries' variants, not another game's net.
         let eval: EvalNet = Arc::new(random_bucketed_network(PCODE, 8, 1, Activation::SCReLU, 4));
         let settings = crate::games::VariantSettings {
             evaluation: Evaluation::Net(eval),
             ..Default::default()
         };
         assert!(super::super::freestyle15(&settings).net.is_some());
-        assert!(super::super::freestyle20(&settings).net.is_none());
+        assert!(super::super::freestyle20(&settings).net.is_some());
         let chess = random_bucketed_network(
             crate::games::chess::nnue::CHESS768,
             8,

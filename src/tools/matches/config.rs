@@ -385,11 +385,8 @@ impl MatchConfig {
             return Err("-sprt needs exactly two engines".to_string());
         }
         for engine in &self.engines {
-            // A dialect of one game's own (UAI: Ataxx) plays only that game.
-            let word = engine.proto.name();
-            if let Some(owner) = games::with_dialect(word).filter(|&g| g != self.game) {
-                return Err(format!("proto={word} plays only {}", owner.name()));
-            }
+            games::check_dialect(self.game, engine.proto.name())
+                .map_err(|e| format!("proto={e}"))?;
         }
         Ok(())
     }
@@ -507,6 +504,10 @@ mod tests {
             err("-engine cmd=a -engine cmd=b -each depth=1 -sprt elo0=5 elo1=0").contains("SPRT")
         );
         assert!(err("-engine cmd=a -engine cmd=b -each depth=1 proto=uai").contains("ataxx"));
+        let gomocup = err("-engine cmd=a -engine cmd=b -each depth=1 proto=gomocup");
+        assert!(gomocup.contains("gomoku20"), "{gomocup}");
+        let text = "-game gomoku20 -engine cmd=a -engine cmd=b -each depth=1 proto=gomocup";
+        assert!(parse_args(&args(text), connect4).is_ok());
         assert!(err("-engine cmd=a -engine cmd=b -each depth=1 proto=xboard").contains("uai"));
     }
 

@@ -242,7 +242,7 @@ mod tests {
              check-extensions iir plies-bound",
             "gomoku20: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
-            "gomoku-standard: own-params quiescence null-move lmr reverse-futility futility \
+            "gomoku-standard: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
             "ataxx: net own-params null-move lmr reverse-futility futility singular iir",
         ];

@@ -98,7 +98,6 @@ pub const STANDARD_INFO: GameInfo = GameInfo {
         bench_positions: &[BenchPosition::from_start("h8 h9 i8 g8 i9")],
         ..INFO.tools
     },
-    eval_net: None,
     ..INFO
 };
 
@@ -187,8 +186,8 @@ pub struct GomokuVariant {
     /// Whether overlines win.
     pub rule: Rule,
     /// The net that evaluates instead of the hand-set cell values (the built-in one or
-    /// `EvalFile`'s; used under freestyle only, and a net with stone inputs on 15x15
-    /// only, see [`nnue`]); `None`: the hand-set values.
+    /// `EvalFile`'s; a net with stone inputs on 15x15 only, see [`nnue`]); `None`: the
+    /// hand-set values.
     pub net: Option<nnue::NetRef>,
 }
 

@@ -1,4 +1,4 @@
-//! Gomoku's NNUE inputs for the generic network of [`crate::nnue`], freestyle only:
+//! Gomoku's NNUE inputs for the generic network of [`crate::nnue`], under either rule:
 //! `GomokuPcode15` (what a stone on each empty cell would make, all four directions
 //! together, per player: Rapfi's "pcode"), `GomokuStones15` (one input per cell and stone
 //! colour of a 15x15 board) and their union `GomokuPcodeStones15`. The codes name no cell,
@@ -35,11 +35,11 @@
 //!
 //! Version-2 (version-3 with output buckets, by stones on the board) tagged files of
 //! feature set id 16 (1,400 inputs), 17 (450) or 18 (1,850), which `cutoff --game gomoku
-//! train [--features NAME]` writes. `EvalFile` loads one for the `gomoku` and `gomoku20`
-//! entries; a net of another game or another feature set is refused. `nets/gomoku.nnue`
-//! (a `GomokuPcode15` net) is built into the binary ([`embedded`]) and evaluates both
-//! entries unless `EvalFile` names another net or `UseNNUE` is off (its provenance is in
-//! `nets/README.md`); exactly five ([`Rule::ExactlyFive`]) and the bare variants such as
+//! train [--features NAME]` writes. `EvalFile` loads one for every gomoku entry; a net of
+//! another game or another feature set is refused. `nets/gomoku.nnue` (a `GomokuPcode15`
+//! net, trained on 15x15 freestyle games) is built into the binary ([`embedded`]) and
+//! evaluates every entry unless `EvalFile` names another net or `UseNNUE` is off (its
+//! provenance is in `nets/README.md`); bare variants such as
 //! [`GomokuVariant::FREESTYLE15`] keep the hand-set evaluation.
 
 use std::sync::{Arc, OnceLock};
@@ -438,15 +438,16 @@ impl Gomoku {
             .is_some_and(|state| has_codes(state.network().features()))
     }
 
-    /// Starts the accumulators of the variant's net, if it has one, the rule is freestyle
-    /// and the net's inputs fit the board size ([`evaluates_size`]).
+    /// Starts the accumulators of the variant's net, if it has one and its inputs fit the
+    /// board size ([`evaluates_size`]; under either rule: the codes come from the rule's
+    /// own patterns).
     pub(super) fn start_net(&mut self) {
         self.nnue = None;
         let Some(NetRef(net)) = &self.variant.net else {
             return;
         };
         let set = *net.features();
-        if !evaluates_size(&set, self.variant.size) || self.variant.rule != Rule::Freestyle {
+        if !evaluates_size(&set, self.variant.size) {
             return;
         }
         let net = Arc::clone(net);
@@ -682,7 +683,7 @@ mod tests {
     }
 
     #[test]
-    fn the_net_replaces_the_cell_values_under_freestyle_on_the_sizes_it_fits() {
+    fn the_net_replaces_the_cell_values_on_the_sizes_it_fits() {
         let net = random_bucketed_network(PCODE, 8, 1, Activation::SCReLU, 3);
         let variant = with_net(net);
         let fen = "15/15/15/15/15/15/7x7/6o8/7x7/15/15/15/15/15/15 o";
@@ -707,11 +708,12 @@ mod tests {
         assert!(big.net_value().is_some());
         big.unmake_move(last.unwrap());
         assert_eq!(big.net_value(), big.net_value_from_scratch());
+        // Exactly five too: the codes come from that rule's patterns.
         let exact = GomokuVariant {
             net: variant.net,
             ..GomokuVariant::STANDARD15
         };
-        assert!(Gomoku::from_fen(&exact, fen).unwrap().net_value().is_none());
+        assert!(Gomoku::from_fen(&exact, fen).unwrap().net_value().is_some());
         // A net with stone inputs is for 15x15 only.
         let stones = with_net(random_bucketed_network(STONES, 8, 1, Activation::SCReLU, 3));
         let twenty = GomokuVariant {

@@ -721,7 +721,7 @@ mod tests {
             ..GomokuVariant::FREESTYLE20
         };
         assert!(Gomoku::start(&twenty).net_value().is_none());
-        // EvalFile's net reaches the freestyle entries' variants, not another game's net.
+        // EvalFile's net reaches the gomoku entries' variants, not another game's net.
         let eval: EvalNet = Arc::new(random_bucketed_network(PCODE, 8, 1, Activation::SCReLU, 4));
         let settings = crate::games::VariantSettings {
             evaluation: Evaluation::Net(eval),

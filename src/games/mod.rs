@@ -130,16 +130,21 @@ pub fn find(name: &str) -> Option<GameKind> {
     GameKind::from_name(name)
 }
 
+/// Whether `kind` has `handshake` as its own protocol dialect.
+fn owns_dialect(kind: GameKind, handshake: &str) -> bool {
+    kind.info().protocol.own_dialect == Some(handshake)
+}
+
 /// The game whose own protocol dialect starts with `handshake` (`uai`: Ataxx), if any.
 pub fn with_dialect(handshake: &str) -> Option<GameKind> {
-    all().find(|kind| kind.info().protocol.own_dialect == Some(handshake))
+    all().find(|&kind| owns_dialect(kind, handshake))
 }
 
 /// Whether `game` may be played over the dialect `handshake`: a dialect that games own
 /// (`uai`: Ataxx; `gomocup`: the gomoku entries) plays only those; the error names them.
 pub fn check_dialect(game: GameKind, handshake: &str) -> Result<(), String> {
     let owners: Vec<GameKind> = all()
-        .filter(|kind| kind.info().protocol.own_dialect == Some(handshake))
+        .filter(|&kind| owns_dialect(kind, handshake))
         .collect();
     if owners.is_empty() || owners.contains(&game) {
         return Ok(());

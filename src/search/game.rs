@@ -323,6 +323,12 @@ pub trait SearchHooks: Rules {
     /// The size of the continuation index space (0: the game has none, and continuation
     /// histories and counter moves stay off).
     const CONTINUATION_SIZE: usize = 0;
+    /// The [`Rules::hash`] the position will have once `mv` (legal here) is made, where the
+    /// game knows it cheaply beforehand (`None`: it does not, the default). The search then
+    /// fetches the child's table bucket while the move is being made.
+    fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
     /// Index of `mv` (about to be played here) in continuation histories and the
     /// counter-move table, below [`SearchHooks::CONTINUATION_SIZE`]: what moved where (chess: the
     /// coloured piece and its target square). A move is judged by the moves one and two

@@ -1272,6 +1272,12 @@ impl SearchHooks for Gomoku {
     /// the clock is read every 256 nodes: a few hundred microseconds, a few ms loaded.
     const CHECK_INTERVAL: u64 = 256;
 
+    /// The stone's key and the side's: known before the move's pattern updates.
+    fn hash_after(&self, mv: Cell) -> Option<u64> {
+        let stone = zobrist().stones[usize::from(mv.0)][self.side.index()];
+        Some(self.hash ^ stone ^ zobrist().side)
+    }
+
     fn history_index(&self, mv: Cell) -> usize {
         self.side.index() * PADDED + usize::from(mv.0)
     }

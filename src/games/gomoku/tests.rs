@@ -388,7 +388,9 @@ proptest! {
                 game.unmake_move(played.pop().unwrap());
             } else if !moves.is_empty() {
                 let mv = moves[rng.below(moves.len())];
+                let predicted = game.hash_after(mv);
                 game.make_move(mv);
+                prop_assert_eq!(predicted, Some(game.hash()), "the key the search prefetches");
                 played.push(mv);
             }
             if step % 15 == 14 {

@@ -473,6 +473,20 @@ impl<G: Game> Searcher<G> {
         self.pv[0].first().copied()
     }
 
+    /// Makes `mv`, fetching the child's table bucket as early as the game allows: before
+    /// the move where [`SearchHooks::hash_after`](super::game::SearchHooks::hash_after)
+    /// knows the key, else right after it.
+    fn make_prefetched(&self, game: &mut G, mv: G::Move) {
+        let early_key = game.hash_after(mv);
+        if let Some(key) = early_key {
+            self.links.tt.prefetch(key);
+        }
+        game.make_move(mv);
+        if early_key.is_none() {
+            self.links.tt.prefetch(game.hash());
+        }
+    }
+
     /// Counts a node and checks the limits; `false` means abort.
     fn enter_node(&mut self) -> bool {
         if self.state.aborted || self.state.overtaken {

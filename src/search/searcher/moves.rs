@@ -160,12 +160,17 @@ impl<G: Game> Searcher<G> {
             let prune =
                 quiet && best_score > -MATE_BOUND && pruning.prunes(quiets_seen, facts.history);
             self.continuations[ply] = game.continuation_index(mv);
-            game.make_move(mv);
-            if prune && !game.in_check() {
-                game.unmake_move(mv);
-                continue;
+            if prune {
+                // Made only to see whether it gives check: fetch its bucket once it stays.
+                game.make_move(mv);
+                if !game.in_check() {
+                    game.unmake_move(mv);
+                    continue;
+                }
+                self.links.tt.prefetch(game.hash());
+            } else {
+                self.make_prefetched(game, mv);
             }
-            self.links.tt.prefetch(game.hash());
 
             // Step 11d. Search it: PVS, a late quiet move reduced first.
             let score = self.search_made_move(game, node, mv, alpha, &facts, static_eval)?;

@@ -135,8 +135,7 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             self.continuations[ply] = game.continuation_index(mv);
-            game.make_move(mv);
-            self.links.tt.prefetch(game.hash());
+            self.make_prefetched(game, mv);
             let result = self.quiescence(game, ply + 1, -beta, -alpha);
             game.unmake_move(mv);
             let score = -result?;

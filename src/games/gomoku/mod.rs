@@ -1274,8 +1274,8 @@ impl SearchHooks for Gomoku {
 
     /// The stone's key and the side's: known before the move's pattern updates.
     fn hash_after(&self, mv: Cell) -> Option<u64> {
-        let stone = zobrist().stones[usize::from(mv.0)][self.side.index()];
-        Some(self.hash ^ stone ^ zobrist().side)
+        let keys = zobrist();
+        Some(self.hash ^ keys.stones[usize::from(mv.0)][self.side.index()] ^ keys.side)
     }
 
     fn history_index(&self, mv: Cell) -> usize {

@@ -329,6 +329,13 @@ pub trait SearchHooks: Rules {
     fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
         None
     }
+    /// Whether `mv` (legal here) will leave the opponent in check ([`SearchHooks::in_check`]),
+    /// where the game knows it cheaply beforehand (`None`: it does not, the default). A
+    /// quiet move the search would prune unless it gives check is then skipped without
+    /// being made.
+    fn gives_check(&self, _mv: Self::Move) -> Option<bool> {
+        None
+    }
     /// Index of `mv` (about to be played here) in continuation histories and the
     /// counter-move table, below [`SearchHooks::CONTINUATION_SIZE`]: what moved where (chess: the
     /// coloured piece and its target square). A move is judged by the moves one and two

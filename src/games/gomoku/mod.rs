@@ -1278,6 +1278,11 @@ impl SearchHooks for Gomoku {
         Some(self.hash ^ keys.stones[usize::from(mv.0)][self.side.index()] ^ keys.side)
     }
 
+    /// A five threat (the opponent's check) comes only from a stone that makes a four.
+    fn gives_check(&self, mv: Cell) -> Option<bool> {
+        Some(self.threats(usize::from(mv.0)).0.is_four())
+    }
+
     fn history_index(&self, mv: Cell) -> usize {
         self.side.index() * PADDED + usize::from(mv.0)
     }

@@ -161,13 +161,20 @@ impl<G: Game> Searcher<G> {
                 quiet && best_score > -MATE_BOUND && pruning.prunes(quiets_seen, facts.history);
             self.continuations[ply] = game.continuation_index(mv);
             if prune {
-                // Made only to see whether it gives check: fetch its bucket once it stays.
-                game.make_move(mv);
-                if !game.in_check() {
-                    game.unmake_move(mv);
-                    continue;
+                match game.gives_check(mv) {
+                    Some(false) => continue,
+                    Some(true) => self.make_prefetched(game, mv),
+                    None => {
+                        // Made only to see whether it gives check: fetch its bucket once
+                        // it stays.
+                        game.make_move(mv);
+                        if !game.in_check() {
+                            game.unmake_move(mv);
+                            continue;
+                        }
+                        self.links.tt.prefetch(game.hash());
+                    }
                 }
-                self.links.tt.prefetch(game.hash());
             } else {
                 self.make_prefetched(game, mv);
             }

@@ -870,6 +870,11 @@ impl SearchHooks for Ataxx {
 
     const SEARCH_PARAMS: SearchParams = ATAXX_SEARCH_PARAMS;
 
+    /// Ataxx has no check: a move late move pruning skips is never made.
+    fn gives_check(&self, _mv: AtaxxMove) -> Option<bool> {
+        Some(false)
+    }
+
     fn history_index(&self, mv: AtaxxMove) -> usize {
         self.side.index() * 64 * 64 + usize::from(Self::encode_move(mv))
     }

@@ -1280,7 +1280,8 @@ impl SearchHooks for Gomoku {
 
     /// A five threat (the opponent's check) comes only from a stone that makes a four.
     fn gives_check(&self, mv: Cell) -> Option<bool> {
-        Some(self.threats(usize::from(mv.0)).0.is_four())
+        let own = self.cells[usize::from(mv.0)].info[self.side.index()];
+        Some(threat_from(own.threat).is_four())
     }
 
     fn history_index(&self, mv: Cell) -> usize {

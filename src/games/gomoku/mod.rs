@@ -81,6 +81,7 @@ pub const INFO20: GameInfo = GameInfo {
         opening_book: "openings/gomoku20.txt",
         ..INFO.tools
     },
+    eval_net: Some(nnue::NET_SUPPORT_LARGE),
     ..INFO
 };
 
@@ -236,7 +237,10 @@ impl GomokuVariant {
         let net = match &settings.evaluation {
             _ if info.eval_net.is_none() => None,
             Evaluation::Net(net) => nnue::NetRef::of(net),
-            Evaluation::BuiltIn => nnue::embedded().map(|net| nnue::NetRef(Arc::clone(net))),
+            Evaluation::BuiltIn => u8::try_from(size)
+                .ok()
+                .and_then(nnue::embedded_for)
+                .map(|net| nnue::NetRef(Arc::clone(net))),
             Evaluation::HandCrafted => None,
         };
         let variant = u8::try_from(size)

@@ -234,19 +234,18 @@ impl GomokuVariant {
             Some(value) if value == EXACT_FIVE => Rule::ExactlyFive,
             _ => Rule::Freestyle,
         };
-        let net = match &settings.evaluation {
-            _ if info.eval_net.is_none() => None,
-            Evaluation::Net(net) => nnue::NetRef::of(net),
-            Evaluation::BuiltIn => u8::try_from(size)
-                .ok()
-                .and_then(nnue::embedded_for)
-                .map(|net| nnue::NetRef(Arc::clone(net))),
-            Evaluation::HandCrafted => None,
-        };
         let variant = u8::try_from(size)
             .ok()
             .and_then(|size| GomokuVariant::new(size, rule).ok())
             .unwrap_or(GomokuVariant::FREESTYLE15);
+        let net = match &settings.evaluation {
+            _ if info.eval_net.is_none() => None,
+            Evaluation::Net(net) => nnue::NetRef::of(net),
+            Evaluation::BuiltIn => {
+                nnue::embedded_for(variant.size).map(|net| nnue::NetRef(Arc::clone(net)))
+            }
+            Evaluation::HandCrafted => None,
+        };
         GomokuVariant { net, ..variant }
     }
 

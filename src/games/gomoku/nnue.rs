@@ -336,7 +336,7 @@ const EMBEDDED_LARGE_NET: &[u8] = include_bytes!("../../../nets/gomoku-large.nnu
 
 /// The largest board size evaluated by [`EMBEDDED_NET`]; larger boards get
 /// [`EMBEDDED_LARGE_NET`].
-pub const LARGEST_SMALL_BOARD: u8 = 15;
+const LARGEST_SMALL_BOARD: u8 = 15;
 
 /// The built-in net of boards up to 15x15, parsed once and shared (`None` only if
 /// [`EMBEDDED_NET`] were no gomoku net, which a test rules out).

@@ -42,6 +42,10 @@ pub enum DataAction {
         /// rotations and reflections of the square), each a position of the same value.
         #[arg(long)]
         symmetries: bool,
+        /// Leave out the records whose side to move is in check (gomoku: facing a four),
+        /// positions the search never evaluates statically.
+        #[arg(long)]
+        skip_in_check: bool,
     },
     /// Converts chess datagen's text lines `FEN;result` into records with score 0.
     Convert {
@@ -72,6 +76,7 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
             out,
             seed,
             symmetries,
+            skip_in_check,
         } => {
             let training = training_of(game, "data shuffle")?;
             let images = if *symmetries {
@@ -94,6 +99,14 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
                 let (found, left) = split_records(&bytes, size);
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
+                }
+                let kept = found.len();
+                let found: Vec<&[u8]> = found
+                    .into_iter()
+                    .filter(|record| !(*skip_in_check && training.in_check(record)))
+                    .collect();
+                if kept > found.len() {
+                    log::info!("{path}: {} records in check left out", kept - found.len());
                 }
                 for record in found {
                     for symmetry in 0..images {
@@ -174,11 +187,47 @@ mod tests {
             out: dir.join("out.bin").display().to_string(),
             seed: 1,
             symmetries: false,
+            skip_in_check: false,
         };
         let chess = cutoff::games::find("chess").unwrap();
         let error = run_data(&action, chess).unwrap_err();
         assert!(error.contains("is no position of the game"), "{error}");
         assert!(!dir.join("out.bin").exists());
+    }
+
+    #[test]
+    fn records_in_check_are_left_out_on_request() {
+        use crate::gomoku::GomokuRecord;
+        let dir = std::env::temp_dir().join(format!("cutoff-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stones = |cells: &[usize]| {
+            let mut words = [0u64; 4];
+            cells.iter().for_each(|&c| words[c / 64] |= 1 << (c % 64));
+            words
+        };
+        // The side to move's scattered stones; the other side's four on rank 7, or an
+        // open three and a stone apart.
+        let ours = stones(&[0, 2, 4, 6]);
+        let four = GomokuRecord::new([ours, stones(&[108, 109, 110, 111])], 0, 0.0);
+        let three = GomokuRecord::new([ours, stones(&[108, 109, 110, 144])], 0, 0.5);
+        let input = dir.join("in.bin");
+        std::fs::write(&input, [four.to_bytes(), three.to_bytes()].concat()).unwrap();
+        let action = |skip_in_check| DataAction::Shuffle {
+            data: vec![input.display().to_string()],
+            out: dir.join("out.bin").display().to_string(),
+            seed: 1,
+            symmetries: false,
+            skip_in_check,
+        };
+        let gomoku = cutoff::games::find("gomoku").unwrap();
+        run_data(&action(false), gomoku).unwrap();
+        assert_eq!(std::fs::read(dir.join("out.bin")).unwrap().len(), 2 * 72);
+        run_data(&action(true), gomoku).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("out.bin")).unwrap(),
+            three.to_bytes()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -195,6 +244,7 @@ mod tests {
             out: dir.join("out.bin").display().to_string(),
             seed: 1,
             symmetries,
+            skip_in_check: false,
         };
         let ataxx = cutoff::games::find("ataxx").unwrap();
         run_data(&action(true), ataxx).unwrap();

@@ -49,6 +49,14 @@ where
         debug_assert_eq!(symmetry, 0, "a game without symmetries");
         out.extend_from_slice(record);
     }
+
+    /// Whether the side to move of `record` (one record of [`Self::RECORD_BYTES`]) is in
+    /// check: the search never evaluates such a position statically, so `data shuffle
+    /// --skip-in-check` leaves it out. False by default (a game without check, or whose
+    /// datagen writes no such position, as chess's).
+    fn record_in_check(_record: &[u8]) -> bool {
+        false
+    }
 }
 
 /// The registered games that train a net, one line each; any other is refused by
@@ -73,6 +81,8 @@ pub trait Trained: Sync {
     fn symmetries(&self) -> usize;
     /// Appends the image of one record under symmetry `symmetry` to `out`.
     fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>);
+    /// Whether one record's side to move is in check.
+    fn in_check(&self, record: &[u8]) -> bool;
     /// Plays games `options.first_game ..` from the book lines (empty: none) on
     /// `options.threads` threads, appends them to `out` in game order in
     /// `options.format`, tells `progress` the totals after each game.
@@ -127,6 +137,10 @@ where
 
     fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
         G::push_image(record, symmetry, out)
+    }
+
+    fn in_check(&self, record: &[u8]) -> bool {
+        G::record_in_check(record)
     }
 
     fn datagen(

@@ -279,33 +279,53 @@ fn line_key(board: &[u8; PADDED_SIDE * PADDED_SIDE], at: usize, step: usize) -> 
     usize::from(key)
 }
 
+/// Calls `visit` with the four directions' patterns of each empty cell of a 15x15
+/// freestyle board, per player (`stones[0]`'s first): what a stone of that player there
+/// would make.
+fn for_each_empty_cell(stones: &Stones, mut visit: impl FnMut([[Pattern; 4]; 2])) {
+    let occupied = |cell: usize| (0..2).find(|&p| has(stones, p, cell));
+    let mut board = [WALL_BITS as u8; PADDED_SIDE * PADDED_SIDE];
+    for cell in 0..CELLS {
+        let at = (cell / SIZE + 4) * PADDED_SIDE + cell % SIZE + 4;
+        board[at] = occupied(cell).map_or(EMPTY, |p| p as u8 + 1);
+    }
+    let pairs = pattern::pair_table(Rule::Freestyle);
+    let steps = [1, PADDED_SIDE, PADDED_SIDE + 1, PADDED_SIDE - 1];
+    for cell in (0..CELLS).filter(|&c| occupied(c).is_none()) {
+        let at = (cell / SIZE + 4) * PADDED_SIDE + cell % SIZE + 4;
+        let keys = steps.map(|step| line_key(&board, at, step));
+        visit([0, 1].map(|player| keys.map(|key| pairs[key][player])));
+    }
+}
+
+/// Whether `stones[player]` has a four on a 15x15 freestyle board: an empty cell where
+/// one more stone of theirs makes five. The other player, to move, is then in check:
+/// the search never evaluates such a position statically.
+pub fn has_four(stones: &Stones, player: usize) -> bool {
+    let mut four = false;
+    for_each_empty_cell(stones, |patterns| {
+        four |= patterns[player].contains(&Pattern::Five);
+    });
+    four
+}
+
 /// The active features of `set` (one of [`FEATURE_SETS`]) of a 15x15 freestyle board as
 /// (perspective 0, perspective 1) pairs, perspective 0 the player of `stones[0]`: the
 /// codes cell by cell, then the stones. The trainer reads records through this; the
 /// engine's incremental updates must agree.
 pub fn active_pairs(set: &FeatureSet, stones: &Stones) -> ArrayVec<(usize, usize), MAX_ACTIVE> {
     let mut features = ArrayVec::new();
-    let occupied = |cell: usize| (0..2).find(|&p| has(stones, p, cell));
     if has_codes(set) {
-        let mut board = [WALL_BITS as u8; PADDED_SIDE * PADDED_SIDE];
-        for cell in 0..CELLS {
-            let at = (cell / SIZE + 4) * PADDED_SIDE + cell % SIZE + 4;
-            board[at] = occupied(cell).map_or(EMPTY, |p| p as u8 + 1);
-        }
-        let pairs = pattern::pair_table(Rule::Freestyle);
-        let steps = [1, PADDED_SIDE, PADDED_SIDE + 1, PADDED_SIDE - 1];
-        for cell in (0..CELLS).filter(|&c| occupied(c).is_none()) {
-            let at = (cell / SIZE + 4) * PADDED_SIDE + cell % SIZE + 4;
-            let keys = steps.map(|step| line_key(&board, at, step));
-            for player in [0, 1] {
-                let code = code(keys.map(|key| pairs[key][player]));
+        for_each_empty_cell(stones, |patterns| {
+            for (player, patterns) in patterns.into_iter().enumerate() {
+                let code = code(patterns);
                 if let (Some(a), Some(b)) =
                     (code_feature(0, player, code), code_feature(1, player, code))
                 {
                     features.push((a, b));
                 }
             }
-        }
+        });
     }
     for owner in 0..2 {
         for cell in (0..CELLS).filter(|&c| has(stones, owner, c)) {
@@ -594,7 +614,7 @@ mod tests {
     use crate::games::Evaluation;
     use crate::nnue::{random_bucketed_network, Activation};
     use crate::rng::SplitMix;
-    use crate::search::{MoveList, Rules, SearchHooks};
+    use crate::search::{MoveList, Player, Rules, SearchHooks};
 
     /// A gomoku variant evaluating with `net`.
     fn with_net(net: Network) -> GomokuVariant {
@@ -715,6 +735,31 @@ mod tests {
                 game.unmake_null();
             }
         }
+    }
+
+    #[test]
+    fn a_four_on_the_stones_is_the_engines_check() {
+        let mut rng = SplitMix::new(21);
+        let mut seen = [0; 2];
+        for _ in 0..40 {
+            let mut game = Gomoku::start(&GomokuVariant::FREESTYLE15);
+            while game.outcome().is_none() && game.stone_count() < 80 {
+                let mut moves = MoveList::new();
+                game.generate_search_moves(&mut moves);
+                game.make_move(moves[rng.below(moves.len())]);
+                let [x, o] = game.stones15().expect("15x15");
+                let stones = if game.side_to_move() == Player::Second {
+                    [o, x]
+                } else {
+                    [x, o]
+                };
+                if game.outcome().is_none() {
+                    assert_eq!(has_four(&stones, 1), game.in_check());
+                    seen[usize::from(game.in_check())] += 1;
+                }
+            }
+        }
+        assert!(seen[0] > 100 && seen[1] > 10, "{seen:?}");
     }
 
     #[test]

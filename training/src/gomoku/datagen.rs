@@ -7,14 +7,15 @@
 //! depends only on the arguments, as every game's datagen ([`crate::selfplay`], whose run
 //! loop this shares). A game ends by the rules (a five, or a full board: a draw) or by a
 //! mate score (the side that has it wins). Every position before the end is kept unless
-//! its score is a mate score.
+//! its score is a mate score or its side to move is in check (facing a four: the search
+//! never evaluates such a position statically).
 
 use crate::gomoku::GomokuRecord;
 use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::gomoku::nnue::{NetRef, Stones};
 use cutoff::games::gomoku::{Gomoku, GomokuVariant};
 use cutoff::games::EvalNet;
-use cutoff::search::{Limits, Player, Rules, ThreadPool};
+use cutoff::search::{Limits, Player, Rules, SearchHooks, ThreadPool};
 
 /// A position and its score from the side to move's view, before the result is known.
 struct Sample {
@@ -53,13 +54,15 @@ pub fn play_game(
         if let Some(score) = selfplay::mate_first_player_score(game.side_to_move(), search.score) {
             break score;
         }
-        let second = game.side_to_move() == Player::Second;
-        let [x, o] = game.stones15().expect("a 15x15 board");
-        samples.push(Sample {
-            stones: if second { [o, x] } else { [x, o] },
-            second,
-            score: search.score,
-        });
+        if !game.in_check() {
+            let second = game.side_to_move() == Player::Second;
+            let [x, o] = game.stones15().expect("a 15x15 board");
+            samples.push(Sample {
+                stones: if second { [o, x] } else { [x, o] },
+                second,
+                score: search.score,
+            });
+        }
         game.make_move(best);
     };
     let mut bytes = Vec::with_capacity(samples.len() * crate::gomoku::RECORD_BYTES);
@@ -95,6 +98,7 @@ mod tests {
     use crate::gomoku::decode_records;
     use crate::selfplay::DataFormat;
     use crate::trainer::TrainingRecord;
+    use crate::TrainingSupport;
     use bulletformat::BulletFormat;
 
     fn options() -> DatagenOptions {
@@ -137,6 +141,10 @@ mod tests {
         assert_eq!(records.len(), summary.positions);
         assert!(records.iter().all(|r| r.problem().is_none()));
         assert!(records.iter().any(|r| r.score() != 0));
+        assert!(
+            first.chunks_exact(72).all(|r| !Gomoku::record_in_check(r)),
+            "no position in check"
+        );
         // A decisive game: its last position's side to move won or lost, and the side
         // to move alternates, so consecutive records of a game have opposite results.
         assert!(records

@@ -19,7 +19,7 @@ pub mod datagen;
 
 use bulletformat::BulletFormat;
 use cutoff::games::gomoku::nnue::{
-    active_pairs, output_bucket, Stones, CELLS, FEATURE_SETS, PCODE, SIZE,
+    active_pairs, has_four, output_bucket, Stones, CELLS, FEATURE_SETS, PCODE, SIZE,
 };
 use cutoff::games::gomoku::Gomoku;
 use cutoff::games::GameKind;
@@ -226,6 +226,14 @@ impl TrainingSupport for Gomoku {
             image.stones[side] = mapped;
         }
         out.extend_from_slice(&image.to_bytes());
+    }
+
+    /// The other side has a four ([`has_four`]).
+    fn record_in_check(record: &[u8]) -> bool {
+        has_four(
+            &GomokuRecord::from_bytes(record.try_into().expect("72 bytes")).stones,
+            1,
+        )
     }
 }
 

@@ -100,13 +100,13 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
                 }
-                let kept = found.len();
+                let count = found.len();
                 let found: Vec<&[u8]> = found
                     .into_iter()
                     .filter(|record| !(*skip_in_check && training.in_check(record)))
                     .collect();
-                if kept > found.len() {
-                    log::info!("{path}: {} records in check left out", kept - found.len());
+                if count > found.len() {
+                    log::info!("{path}: {} records in check left out", count - found.len());
                 }
                 for record in found {
                     for symmetry in 0..images {

@@ -96,16 +96,13 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
             for path in data {
                 let bytes = read(path)?;
                 training.check(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let (found, left) = split_records(&bytes, size);
+                let (mut found, left) = split_records(&bytes, size);
                 if left > 0 {
                     log::warn!("{path}: a partial record of {left} bytes at the end is left out");
                 }
-                let count = found.len();
-                let found: Vec<&[u8]> = found
-                    .into_iter()
-                    .filter(|record| !(*skip_in_check && training.in_check(record)))
-                    .collect();
-                if count > found.len() {
+                if *skip_in_check {
+                    let count = found.len();
+                    found.retain(|record| !training.record_in_check(record));
                     log::info!("{path}: {} records in check left out", count - found.len());
                 }
                 for record in found {

@@ -82,7 +82,7 @@ pub trait Trained: Sync {
     /// Appends the image of one record under symmetry `symmetry` to `out`.
     fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>);
     /// Whether one record's side to move is in check.
-    fn in_check(&self, record: &[u8]) -> bool;
+    fn record_in_check(&self, record: &[u8]) -> bool;
     /// Plays games `options.first_game ..` from the book lines (empty: none) on
     /// `options.threads` threads, appends them to `out` in game order in
     /// `options.format`, tells `progress` the totals after each game.
@@ -139,7 +139,7 @@ where
         G::push_image(record, symmetry, out)
     }
 
-    fn in_check(&self, record: &[u8]) -> bool {
+    fn record_in_check(&self, record: &[u8]) -> bool {
         G::record_in_check(record)
     }
 

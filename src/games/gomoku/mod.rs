@@ -81,7 +81,6 @@ pub const INFO20: GameInfo = GameInfo {
         opening_book: "openings/gomoku20.txt",
         ..INFO.tools
     },
-    eval_net: Some(nnue::NET_SUPPORT_LARGE),
     ..INFO
 };
 
@@ -241,9 +240,7 @@ impl GomokuVariant {
         let net = match &settings.evaluation {
             _ if info.eval_net.is_none() => None,
             Evaluation::Net(net) => nnue::NetRef::of(net),
-            Evaluation::BuiltIn => {
-                nnue::embedded_for(variant.size).map(|net| nnue::NetRef(Arc::clone(net)))
-            }
+            Evaluation::BuiltIn => nnue::embedded().map(|net| nnue::NetRef(Arc::clone(net))),
             Evaluation::HandCrafted => None,
         };
         GomokuVariant { net, ..variant }

@@ -36,12 +36,10 @@
 //! Version-2 (version-3 with output buckets, by stones on the board) tagged files of
 //! feature set id 16 (1,400 inputs), 17 (450) or 18 (1,850), which `cutoff --game gomoku
 //! train [--features NAME]` writes. `EvalFile` loads one for every gomoku entry; a net of
-//! another game or another feature set is refused. Two `GomokuPcode15` nets, trained on
-//! 15x15 freestyle games, are built into the binary ([`embedded_for`]): `nets/gomoku.nnue`
-//! for boards up to 15x15 and an earlier generation, `nets/gomoku-large.nnue`, for larger
-//! ones (the newer net gained on 15x15, not on 20x20). They evaluate every entry unless
-//! `EvalFile` names another net or `UseNNUE` is off (their provenance is in
-//! `nets/README.md`); bare variants such as
+//! another game or another feature set is refused. `nets/gomoku.nnue` (a `GomokuPcode15`
+//! net, trained on 15x15 freestyle games) is built into the binary ([`embedded`]) and
+//! evaluates every entry, on every board, unless `EvalFile` names another net or
+//! `UseNNUE` is off (its provenance is in `nets/README.md`); bare variants such as
 //! [`GomokuVariant::FREESTYLE15`] keep the hand-set evaluation.
 
 use std::sync::{Arc, OnceLock};
@@ -346,47 +344,21 @@ pub fn output_bucket(stones: usize, buckets: usize) -> usize {
     count_bucket(stones, CELLS, buckets)
 }
 
-/// The net built into the binary for boards up to [`LARGEST_SMALL_BOARD`]
-/// (`nets/gomoku.nnue`; its provenance is in `nets/README.md`).
+/// The net built into the binary (`nets/gomoku.nnue`; its provenance is in
+/// `nets/README.md`).
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/gomoku.nnue");
 
-/// The net built in for larger boards (`nets/gomoku-large.nnue`): an earlier generation,
-/// kept there because [`EMBEDDED_NET`] gained on 15x15 but not on 20x20 (nets/README.md).
-const EMBEDDED_LARGE_NET: &[u8] = include_bytes!("../../../nets/gomoku-large.nnue");
-
-/// The largest board size evaluated by [`EMBEDDED_NET`]; larger boards get
-/// [`EMBEDDED_LARGE_NET`].
-const LARGEST_SMALL_BOARD: u8 = 15;
-
-/// The built-in net of boards up to 15x15, parsed once and shared (`None` only if
-/// [`EMBEDDED_NET`] were no gomoku net, which a test rules out).
+/// The built-in net, parsed once and shared (`None` only if [`EMBEDDED_NET`] were no
+/// gomoku net, which a test rules out).
 pub fn embedded() -> Option<&'static Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    parse_embedded(&EMBEDDED, EMBEDDED_NET)
-}
-
-/// The built-in net of boards larger than 15x15, parsed once and shared.
-pub fn embedded_large() -> Option<&'static Arc<Network>> {
-    static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    parse_embedded(&EMBEDDED, EMBEDDED_LARGE_NET)
-}
-
-/// The built-in net of a `size`x`size` board.
-pub fn embedded_for(size: u8) -> Option<&'static Arc<Network>> {
-    if size > LARGEST_SMALL_BOARD {
-        embedded_large()
-    } else {
-        embedded()
-    }
-}
-
-/// `bytes` parsed once into `cell`.
-fn parse_embedded(
-    cell: &'static OnceLock<Option<Arc<Network>>>,
-    bytes: &[u8],
-) -> Option<&'static Arc<Network>> {
-    crate::nnue::embedded_net(cell, bytes, &FEATURE_SETS, std::convert::identity);
-    cell.get().and_then(Option::as_ref)
+    crate::nnue::embedded_net(
+        &EMBEDDED,
+        EMBEDDED_NET,
+        &FEATURE_SETS,
+        std::convert::identity,
+    );
+    EMBEDDED.get().and_then(Option::as_ref)
 }
 
 /// How gomoku takes a network in the registry: `EvalFile` loads a net of one of
@@ -399,13 +371,6 @@ pub const NET_SUPPORT: NetSupport = NetSupport {
     },
     embedded: || embedded().map(|net| Arc::clone(net) as EvalNet),
     features: &FEATURE_SETS,
-};
-
-/// [`NET_SUPPORT`] of the entries on boards larger than 15x15: the built-in net is
-/// [`embedded_large`].
-pub const NET_SUPPORT_LARGE: NetSupport = NetSupport {
-    embedded: || embedded_large().map(|net| Arc::clone(net) as EvalNet),
-    ..NET_SUPPORT
 };
 
 /// A net as a gomoku variant holds it: a shared handle, compared by address.
@@ -829,11 +794,12 @@ mod tests {
         assert_eq!(*net.features(), PCODE);
         let variant = super::super::freestyle15(&crate::games::VariantSettings::default());
         assert_eq!(variant.net, Some(NetRef(Arc::clone(net))));
-        let large = embedded_large().expect("nets/gomoku-large.nnue is a gomoku net");
-        assert_eq!(*large.features(), PCODE);
-        assert_ne!(EMBEDDED_NET, EMBEDDED_LARGE_NET, "two different nets");
         let variant = super::super::freestyle20(&crate::games::VariantSettings::default());
-        assert_eq!(variant.net, Some(NetRef(Arc::clone(large))));
+        assert_eq!(
+            variant.net,
+            Some(NetRef(Arc::clone(net))),
+            "one net for every board"
+        );
         let hand_set = crate::games::VariantSettings {
             evaluation: Evaluation::HandCrafted,
             ..Default::default()

@@ -120,6 +120,11 @@ pub struct TrainSettings {
     /// Write the net of every epoch into this directory (`epoch-K.nnue`).
     #[arg(long)]
     pub checkpoints: Option<PathBuf>,
+    /// Start from this net's weights instead of random ones (fine-tuning): a net of the
+    /// same feature set, hidden size and activation, with one output bucket (copied into
+    /// every head) or `--output-buckets` of them.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// Reads an output bucket count from 1 to [`MAX_BUCKETS`] on the command line.
@@ -169,6 +174,7 @@ impl Default for TrainSettings {
             seed: 1,
             weight_decay: 0.01,
             checkpoints: None,
+            init: None,
         }
     }
 }
@@ -378,6 +384,46 @@ impl FloatNetwork {
             factorised: false,
             params,
         }
+    }
+
+    /// The network `net` holds, its quantisation undone, with `buckets` output heads:
+    /// its own when it has as many, else its one head copied into each. The inverse of
+    /// [`FloatNetwork::quantise`] up to rounding.
+    pub fn from_quantised(net: &Network, buckets: usize) -> Result<FloatNetwork, String> {
+        if net.buckets() != buckets && net.buckets() != 1 {
+            return Err(format!(
+                "the net has {} output buckets: it starts a net of 1 or {} only, not {buckets}",
+                net.buckets(),
+                net.buckets()
+            ));
+        }
+        let hidden = net.hidden();
+        let layout = Layout::new(net.features().inputs, hidden, buckets);
+        let scaled = |values: &[i16], factor: i32| -> Vec<f32> {
+            values
+                .iter()
+                .map(|&w| f32::from(w) / factor as f32)
+                .collect()
+        };
+        let mut params = Vec::with_capacity(layout.len);
+        params.extend(scaled(net.feature_weights(), QA));
+        params.extend(scaled(net.feature_bias(), QA));
+        let heads = buckets / net.buckets();
+        for _ in 0..heads {
+            params.extend(scaled(net.output_weights(), QB));
+        }
+        for _ in 0..heads {
+            params.extend(scaled(net.output_bias(), QA * QB));
+        }
+        debug_assert_eq!(params.len(), layout.len);
+        Ok(FloatNetwork {
+            features: *net.features(),
+            hidden,
+            buckets,
+            activation: net.activation(),
+            factorised: false,
+            params,
+        })
     }
 
     /// The raw output (the evaluation divided by [`SCALE`]) for a record, filling the
@@ -834,6 +880,34 @@ fn checked_inputs<R: TrainingRecord>(
     Ok(features)
 }
 
+/// The net training starts from: `settings.init`'s when given (checked against
+/// `features` and the settings' shape), else random weights from the seed.
+fn initial_network(features: FeatureSet, settings: &TrainSettings) -> Result<FloatNetwork, String> {
+    let Some(path) = &settings.init else {
+        return Ok(FloatNetwork::random_bucketed(
+            features,
+            settings.hidden,
+            settings.output_buckets,
+            settings.activation,
+            settings.seed,
+        ));
+    };
+    let net = Network::load_for(path, &features)
+        .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    if net.hidden() != settings.hidden || net.activation() != settings.activation {
+        return Err(format!(
+            "--init {}: the net has hidden size {} and {}, the settings ask for {} and {}",
+            path.display(),
+            net.hidden(),
+            net.activation(),
+            settings.hidden,
+            settings.activation
+        ));
+    }
+    FloatNetwork::from_quantised(&net, settings.output_buckets)
+        .map_err(|e| format!("--init {}: {e}", path.display()))
+}
+
 /// Trains a network on `training`, measuring the loss on `validation` (records of other
 /// games than the training's give an honest loss: positions of one game are alike, so a
 /// net that learns the games by heart looks better than it is on positions of the same
@@ -849,13 +923,7 @@ pub fn train_validated<R: TrainingRecord>(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut net = FloatNetwork::random_bucketed(
-        features,
-        settings.hidden,
-        settings.output_buckets,
-        settings.activation,
-        settings.seed,
-    );
+    let mut net = initial_network(features, settings)?;
     if settings.factorise {
         net = net.factorised();
     }
@@ -1289,5 +1357,58 @@ mod tests {
             let error = train(&records, &settings, |_| {}).unwrap_err();
             assert!(error.contains("from 1 to 8"), "{error}");
         }
+    }
+
+    #[test]
+    fn a_net_file_starts_training_where_it_left_off() {
+        let (records, settings, result) = train_synthetic(1);
+        let quantised = result.net.quantise();
+        // Undoing the quantisation and doing it again gives the same file.
+        let back = FloatNetwork::from_quantised(&quantised, 1).unwrap();
+        assert_eq!(back.quantise(), quantised);
+        // One head copied into three: every position evaluates as before.
+        let three = FloatNetwork::from_quantised(&quantised, 3).unwrap();
+        assert_eq!(three.buckets, 3);
+        for record in &records[..50] {
+            let (a, b) = (back.evaluate_record(record), three.evaluate_record(record));
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
+        let error = FloatNetwork::from_quantised(&three.quantise(), 2).unwrap_err();
+        assert!(error.contains("3 output buckets"), "{error}");
+        // `--init`: the run starts from the file's net (its loss, not a random net's).
+        let dir = std::env::temp_dir().join(format!("cutoff-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("start.nnue");
+        quantised.save(&path).unwrap();
+        let fine = TrainSettings {
+            epochs: 1,
+            lr: 0.001,
+            init: Some(path.clone()),
+            ..settings.clone()
+        };
+        let tuned = train(&records, &fine, |_| {}).unwrap();
+        let held_out = (records.len() as f64 * settings.validation).round() as usize;
+        let validation = &records[records.len() - held_out..];
+        let expected = mean_loss(&back, validation, &settings);
+        assert!(
+            (tuned.initial_validation_loss - expected).abs() < 1e-9,
+            "{} {expected}",
+            tuned.initial_validation_loss
+        );
+        assert!(tuned.initial_validation_loss < 0.9 * result.initial_validation_loss);
+        // A net of another shape is refused with its reason.
+        let wider = TrainSettings {
+            hidden: 32,
+            ..fine.clone()
+        };
+        let error = train(&records, &wider, |_| {}).unwrap_err();
+        assert!(error.contains("hidden size 16"), "{error}");
+        let missing = TrainSettings {
+            init: Some(dir.join("missing.nnue")),
+            ..fine
+        };
+        let error = train(&records, &missing, |_| {}).unwrap_err();
+        assert!(error.contains("--init"), "{error}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

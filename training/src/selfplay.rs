@@ -110,8 +110,10 @@ pub fn opening_of<G: Game>(
         }
     }
     for _ in 0..random_plies {
+        // Among the moves the search would consider (every legal move but in gomoku, where
+        // a stone far from the others would leave the game as it was).
         let mut moves = MoveList::new();
-        game.generate_moves(&mut moves);
+        game.generate_search_moves(&mut moves);
         if moves.is_empty() || game.outcome().is_some() {
             break;
         }

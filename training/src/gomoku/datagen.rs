@@ -3,7 +3,8 @@
 //! the side to move's view, and the game's result) for `cutoff --game gomoku train`.
 //!
 //! Each game starts from a random line of the opening book (`openings/gomoku.txt`) and a
-//! few random legal plies (any empty cell), drawn from the game's own seed, so the output
+//! few random plies among the cells the search considers (near the stones), drawn from the
+//! game's own seed, so the output
 //! depends only on the arguments, as every game's datagen ([`crate::selfplay`], whose run
 //! loop this shares). A game ends by the rules (a five, or a full board: a draw) or by a
 //! mate score (the side that has it wins). Every position before the end is kept unless
@@ -159,5 +160,33 @@ mod tests {
             decode_records(&[0; 72])[0].problem().is_some(),
             "no board size"
         );
+    }
+
+    #[test]
+    fn random_plies_fall_near_the_stones() {
+        let options = DatagenOptions {
+            random_plies: (5, 5),
+            ..options()
+        };
+        for index in 0..20 {
+            let game: Gomoku =
+                selfplay::opening_of(&GomokuVariant::FREESTYLE15, index, &[], &options);
+            let [x, o] = game.stones15().unwrap();
+            let cells: Vec<(i32, i32)> = (0..225)
+                .filter(|&c| (x[c / 64] | o[c / 64]) >> (c % 64) & 1 == 1)
+                .map(|c| ((c / 15) as i32, (c % 15) as i32))
+                .collect();
+            assert_eq!(cells.len(), 5, "game {index}");
+            assert!(cells.contains(&(7, 7)), "the first stone in the centre");
+            for &(row, col) in &cells {
+                assert!(
+                    cells
+                        .iter()
+                        .any(|&(r, c)| (r, c) != (row, col)
+                            && (r - row).abs().max((c - col).abs()) <= 2),
+                    "game {index}: a stone at {row},{col} far from the others"
+                );
+            }
+        }
     }
 }

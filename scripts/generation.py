@@ -6,6 +6,12 @@ through scripts/datagen_chunks.sh) -> interleave the data of the last WINDOW gen
 (`data shuffle`) -> train a net (`train`) -> match it against the current net
 (`cutoff match`, both colours of each opening) -> keep it as the current net if it wins.
 
+With --hold-out, each generation's last chunk is never trained on: it is the training's
+`--validation-data` (games the net has not seen), and of the epochs' checkpoints the one
+with the lowest held-out loss is the generation's net. With --fine-tune, training starts
+from the current net's weights (`train --init`), which needs the net as a file: give
+--start-net FILE (e.g. nets/gomoku.nnue) rather than the built-in net.
+
 Every step writes its output and a log holding its exact command under DIR/genNN/, and a
 step whose output is complete is skipped, so the loop is resumable: run the same command
 again after an interruption (or on another machine with the same seeds) and it carries on
@@ -14,8 +20,15 @@ seed SEED+g, and matches with -srand SEED+g.
 
 usage: scripts/generation.py --cutoff BIN --game G --dir DIR [--generations N]
            [--seed S] [--chunks K] [--games G] [--nodes N] [--random-plies A-B]
-           [--window W] [--symmetries] [--train-args "..."] [--match-rounds R] [--tc TC]
-           [--concurrency C] [--start-net NET] [--keep positive|significant]
+           [--window W] [--symmetries] [--shuffle-args "..."] [--train-args "..."]
+           [--hold-out] [--fine-tune] [--match-rounds R] [--tc TC] [--concurrency C]
+           [--start-net NET] [--keep positive|significant]
+
+gomoku's recipe (nets/README.md, gomoku-g11-ft-pcode64-wdl30), one generation a run:
+  scripts/generation.py --cutoff BIN --game gomoku --dir DIR --start-net nets/gomoku.nnue \
+      --chunks 8 --games 3000 --nodes 12000 --random-plies 1-3 --symmetries \
+      --shuffle-args=--skip-in-check --hold-out --fine-tune \
+      --train-args="--hidden 64 --wdl 0.3 --lr 0.0005 --epochs 3" --tc 3+0.03
 
 DIR/current holds the path of the current net ("builtin" for the net built into BIN);
 DIR/history.tsv one line per generation: generation, net, Elo, lower, upper, kept.
@@ -24,7 +37,9 @@ DIR/history.tsv one line per generation: generation, net, Elo, lower, upper, kep
 import argparse
 import json
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +65,14 @@ def parse_args(argv):
     p.add_argument("--symmetries", action="store_true",
                    help="shuffle each position with its images under the board's symmetries"
                    " (data shuffle --symmetries; Ataxx: 8 images)")
+    p.add_argument("--shuffle-args", default="",
+                   help="extra arguments for data shuffle (e.g. --skip-in-check)")
     p.add_argument("--train-args", default="", help="extra arguments for train")
+    p.add_argument("--hold-out", action="store_true",
+                   help="validate on each generation's last chunk (never trained on) and"
+                   " keep the epoch with the lowest held-out loss")
+    p.add_argument("--fine-tune", action="store_true",
+                   help="train from the current net's weights (train --init)")
     p.add_argument("--match-rounds", type=int, default=200,
                    help="openings of the match (each played with both colours)")
     p.add_argument("--tc", default="2+0.02", help="match time control")
@@ -64,6 +86,12 @@ def parse_args(argv):
                  "match_rounds", "concurrency"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.hold_out and args.chunks < 2:
+        p.error("--hold-out needs --chunks 2 or more: the last chunk is held out")
+    if args.start_net != BUILTIN:
+        args.start_net = str(Path(args.start_net).resolve())
+        if not Path(args.start_net).is_file():
+            p.error(f"--start-net {args.start_net} is not a file")
     args.cutoff = str(Path(args.cutoff).resolve())
     if not os.access(args.cutoff, os.X_OK):
         p.error(f"--cutoff {args.cutoff} is not an executable file")
@@ -107,20 +135,44 @@ def shuffle(args, gen, files, gen_dir):
                *map(str, files), "--out", str(out), "--seed", str(args.seed + gen)]
         if args.symmetries:
             cmd.append("--symmetries")
+        cmd += shlex.split(args.shuffle_args)
         run_logged(cmd, gen_dir / "shuffle.log")
         (gen_dir / "shuffle.done").touch()
     return out
 
 
-def train(args, gen, data, gen_dir):
-    """Trains this generation's net on the shuffled data."""
+EPOCH_LINE = re.compile(r"^epoch\s+(\d+) .*validation loss ([0-9.]+) .*-> (\S+)$")
+
+
+def best_checkpoint(log):
+    """The checkpoint with the lowest validation loss in a train log, and that loss."""
+    epochs = [m.groups() for m in map(EPOCH_LINE.match, Path(log).read_text().splitlines())
+              if m]
+    if not epochs:
+        sys.exit(f"{log}: no epoch line with a validation loss and a checkpoint")
+    _, loss, path = min(epochs, key=lambda e: float(e[1]))
+    return path, float(loss)
+
+
+def train(args, gen, data, gen_dir, current, held_out):
+    """Trains this generation's net on the shuffled data (from the current net's weights
+    with --fine-tune; the best held-out epoch with --hold-out)."""
     net = gen_dir / "net.nnue"
     if not (gen_dir / "train.done").exists():
         print(f"gen {gen}: train", flush=True)
+        out = gen_dir / "last.nnue" if held_out else net
         cmd = [args.cutoff, "--game", args.game, "train", "--data", str(data),
-               "--out", str(net), "--threads", str(args.threads),
+               "--out", str(out), "--threads", str(args.threads),
                "--seed", str(args.seed + gen), *shlex.split(args.train_args)]
+        if args.fine_tune:
+            cmd += ["--init", current]
+        if held_out:
+            cmd += ["--validation-data", str(held_out), "--checkpoints", str(gen_dir / "ck")]
         run_logged(cmd, gen_dir / "train.log")
+        if held_out:
+            best, loss = best_checkpoint(gen_dir / "train.log")
+            print(f"gen {gen}: {best} has the lowest held-out loss, {loss}", flush=True)
+            shutil.copyfile(best, net)
         (gen_dir / "train.done").touch()
     return str(net)
 
@@ -170,10 +222,13 @@ def generation(args, gen, current):
     gen_dir.mkdir(parents=True, exist_ok=True)
     datagen(args, gen, current, gen_dir)
     window = range(max(0, gen - args.window + 1), gen + 1)
-    files = [f for g in window
-             for f in sorted((Path(args.dir) / f"gen{g:02d}" / "data").glob("*.bin"))]
+    chunks = [sorted((Path(args.dir) / f"gen{g:02d}" / "data").glob("*.bin")) for g in window]
+    held_out = chunks[-1][-1] if args.hold_out else None
+    # With --hold-out no generation's last chunk is trained on: each was held out once.
+    files = [f for gen_chunks in chunks
+             for f in (gen_chunks[:-1] if args.hold_out else gen_chunks)]
     data = shuffle(args, gen, files, gen_dir)
-    new_net = train(args, gen, data, gen_dir)
+    new_net = train(args, gen, data, gen_dir, current, held_out)
     elo, lower, upper = match(args, gen, new_net, current, gen_dir)
     kept = elo > 0 if args.keep == "positive" else lower > 0
     print(f"gen {gen}: Elo {elo:+.1f} [{lower:+.1f}, {upper:+.1f}]: "
@@ -193,6 +248,8 @@ def main(argv):
     done = top / "generations.done"
     current = state.read_text().strip() if state.exists() else args.start_net
     first = int(done.read_text()) if done.exists() else 0
+    if args.fine_tune and current == BUILTIN:
+        sys.exit("--fine-tune needs --start-net FILE: the built-in net has no file to start from")
     for gen in range(first, args.generations):
         current = generation(args, gen, current)
         state.write_text(current + "\n")

@@ -24,11 +24,7 @@ usage: scripts/generation.py --cutoff BIN --game G --dir DIR [--generations N]
            [--hold-out] [--fine-tune] [--match-rounds R] [--tc TC] [--concurrency C]
            [--start-net NET] [--keep positive|significant]
 
-gomoku's recipe (nets/README.md, gomoku-g11-ft-pcode64-wdl30), one generation a run:
-  scripts/generation.py --cutoff BIN --game gomoku --dir DIR --start-net nets/gomoku.nnue \
-      --chunks 8 --games 3000 --nodes 12000 --random-plies 1-3 --symmetries \
-      --shuffle-args=--skip-in-check --hold-out --fine-tune \
-      --train-args="--hidden 64 --wdl 0.3 --lr 0.0005 --epochs 3" --tc 3+0.03
+Examples (Ataxx's loop, gomoku's fine-tuning recipe): docs/training.md.
 
 DIR/current holds the path of the current net ("builtin" for the net built into BIN);
 DIR/history.tsv one line per generation: generation, net, Elo, lower, upper, kept.
@@ -141,7 +137,7 @@ def shuffle(args, gen, files, gen_dir):
     return out
 
 
-EPOCH_LINE = re.compile(r"^epoch\s+(\d+) .*validation loss ([0-9.]+) .*-> (\S+)$")
+EPOCH_LINE = re.compile(r"^epoch .*validation loss ([0-9.]+) .*-> (\S+)$")
 
 
 def best_checkpoint(log):
@@ -150,7 +146,7 @@ def best_checkpoint(log):
               if m]
     if not epochs:
         sys.exit(f"{log}: no epoch line with a validation loss and a checkpoint")
-    _, loss, path = min(epochs, key=lambda e: float(e[1]))
+    loss, path = min(epochs, key=lambda e: float(e[0]))
     return path, float(loss)
 
 

@@ -121,8 +121,9 @@ pub struct TrainSettings {
     #[arg(long)]
     pub checkpoints: Option<PathBuf>,
     /// Start from this net's weights instead of random ones (fine-tuning): a net of the
-    /// same feature set, hidden size and activation, with one output bucket (copied into
-    /// every head) or `--output-buckets` of them.
+    /// same feature set and activation, with one output bucket (copied into every head)
+    /// or `--output-buckets` of them, and at most `--hidden` neurons (a smaller net is
+    /// widened: the new neurons start with zero output weights, so it evaluates as before).
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
 }
@@ -424,6 +425,40 @@ impl FloatNetwork {
             factorised: false,
             params,
         })
+    }
+
+    /// The same network with `hidden` neurons (its own if that is not more): the new
+    /// neurons get a new net's random input weights and biases (seeded) and zero output
+    /// weights, so every position evaluates as before and training can grow them. The
+    /// shared factor, if any, is added after widening.
+    pub fn widened(self, hidden: usize, seed: u64) -> FloatNetwork {
+        if hidden <= self.hidden || self.factorised {
+            return self;
+        }
+        let mut wide = FloatNetwork::random_bucketed(
+            self.features,
+            hidden,
+            self.buckets,
+            self.activation,
+            seed,
+        );
+        let (old, new) = (self.layout(), wide.layout());
+        let n = self.hidden;
+        for feature in 0..old.inputs {
+            let to = new.row(feature).start;
+            wide.params[to..to + n].copy_from_slice(&self.params[old.row(feature)]);
+        }
+        wide.params[new.bias..new.bias + n].copy_from_slice(&self.params[old.bias..old.output]);
+        for bucket in 0..self.buckets {
+            let (from, to) = (old.head(bucket), new.head(bucket));
+            let head = &mut wide.params[to];
+            head.fill(0.0);
+            head[..n].copy_from_slice(&self.params[from.start..from.start + n]);
+            head[hidden..hidden + n].copy_from_slice(&self.params[from.start + n..from.end]);
+        }
+        wide.params[new.output_bias..new.len]
+            .copy_from_slice(&self.params[old.output_bias..old.len]);
+        wide
     }
 
     /// The raw output (the evaluation divided by [`SCALE`]) for a record, filling the
@@ -894,9 +929,9 @@ fn initial_network(features: FeatureSet, settings: &TrainSettings) -> Result<Flo
     };
     let net = Network::load_for(path, &features)
         .map_err(|e| format!("--init {}: {e}", path.display()))?;
-    if net.hidden() != settings.hidden || net.activation() != settings.activation {
+    if net.hidden() > settings.hidden || net.activation() != settings.activation {
         return Err(format!(
-            "--init {}: the net has hidden size {} and {}, the settings ask for {} and {}",
+            "--init {}: the net has hidden size {} and {}, the settings ask for {} (or more) and {}",
             path.display(),
             net.hidden(),
             net.activation(),
@@ -904,8 +939,9 @@ fn initial_network(features: FeatureSet, settings: &TrainSettings) -> Result<Flo
             settings.activation
         ));
     }
-    FloatNetwork::from_quantised(&net, settings.output_buckets)
-        .map_err(|e| format!("--init {}: {e}", path.display()))
+    let start = FloatNetwork::from_quantised(&net, settings.output_buckets)
+        .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    Ok(start.widened(settings.hidden, settings.seed))
 }
 
 /// Trains a network on `training`, measuring the loss on `validation` (records of other
@@ -1373,6 +1409,15 @@ mod tests {
             let (a, b) = (back.evaluate_record(record), three.evaluate_record(record));
             assert!((a - b).abs() < 1e-3, "{a} {b}");
         }
+        // Widened (and bucketed): every position still evaluates as before.
+        let wide = FloatNetwork::from_quantised(&quantised, 3)
+            .unwrap()
+            .widened(24, 7);
+        assert_eq!((wide.hidden, wide.buckets), (24, 3));
+        for record in &records[..50] {
+            let (a, b) = (back.evaluate_record(record), wide.evaluate_record(record));
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
         let error = FloatNetwork::from_quantised(&three.quantise(), 2).unwrap_err();
         assert!(error.contains("3 output buckets"), "{error}");
         // `--init`: the run starts from the file's net (its loss, not a random net's).
@@ -1396,12 +1441,27 @@ mod tests {
             tuned.initial_validation_loss
         );
         assert!(tuned.initial_validation_loss < 0.9 * result.initial_validation_loss);
-        // A net of another shape is refused with its reason.
+        // A wider net starts from it widened: the same loss, then it learns.
         let wider = TrainSettings {
             hidden: 32,
             ..fine.clone()
         };
-        let error = train(&records, &wider, |_| {}).unwrap_err();
+        let widened = train(&records, &wider, |_| {}).unwrap();
+        assert_eq!(widened.net.hidden, 32);
+        assert!(
+            (widened.initial_validation_loss - expected).abs() < 1e-6,
+            "{} {expected}",
+            widened.initial_validation_loss
+        );
+        // The new neurons' output weights have grown from zero.
+        let head = widened.net.layout().head(0);
+        assert!(widened.net.params[head][16..32].iter().any(|&w| w != 0.0));
+        // A net of another shape is refused with its reason.
+        let narrower = TrainSettings {
+            hidden: 8,
+            ..fine.clone()
+        };
+        let error = train(&records, &narrower, |_| {}).unwrap_err();
         assert!(error.contains("hidden size 16"), "{error}");
         let missing = TrainSettings {
             init: Some(dir.join("missing.nnue")),

@@ -429,10 +429,11 @@ impl FloatNetwork {
 
     /// The same network with `hidden` neurons (its own if that is not more): the new
     /// neurons get a new net's random input weights and biases (seeded) and zero output
-    /// weights, so every position evaluates as before and training can grow them. The
-    /// shared factor, if any, is added after widening.
+    /// weights, so every position evaluates as before and training can grow them. Widen
+    /// before [`FloatNetwork::factorised`]: a shared factor's rows are not widened.
     pub fn widened(self, hidden: usize, seed: u64) -> FloatNetwork {
-        if hidden <= self.hidden || self.factorised {
+        debug_assert!(!self.factorised, "widen before adding the shared factor");
+        if hidden <= self.hidden {
             return self;
         }
         let mut wide = FloatNetwork::random_bucketed(

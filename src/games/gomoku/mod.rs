@@ -1257,10 +1257,10 @@ impl SearchHooks for Gomoku {
     /// few, ordered by their threats and cell values, are skipped: 2 to 9 of them, twice
     /// as many while the evaluation improves); futility pruning all but off (a margin of
     /// 5,000, one ply) and history pruning one ply from the horizon only. The clock is
-    /// planned for 20 more moves (not 40): a game between strong players is decided in
+    /// planned for 14 more moves (not 40): a game between strong players is decided in
     /// 15 to 30 moves a side, and its opening moves decide it.
     const SEARCH_PARAMS: SearchParams = SearchParams {
-        planned_moves: 20,
+        planned_moves: 14,
         futility_depth: 1,
         futility_base: 5_000,
         late_move_pruning_depth: 4,

@@ -222,7 +222,23 @@ impl<const N: usize> NnueState<N> {
     /// stack (as [`NnueState::evaluate`] would compute it, so the same value; for a
     /// leaf evaluated once, this costs what an update does, not a refresh).
     pub fn evaluate_lazily(&self, side_to_move: usize, bucket: usize) -> i32 {
-        let last = self.plies.len() - 1;
+        self.evaluate_lazily_at(self.plies.len() - 1, side_to_move, bucket)
+    }
+
+    /// [`NnueState::evaluate_lazily`] for the position `back` plies before the current
+    /// one (`None` when the stack does not reach that far).
+    pub fn evaluate_lazily_back(
+        &self,
+        back: usize,
+        side_to_move: usize,
+        bucket: usize,
+    ) -> Option<i32> {
+        let last = (self.plies.len() - 1).checked_sub(back)?;
+        Some(self.evaluate_lazily_at(last, side_to_move, bucket))
+    }
+
+    /// [`NnueState::evaluate_lazily`] for the position of ply `last` of the stack.
+    fn evaluate_lazily_at(&self, last: usize, side_to_move: usize, bucket: usize) -> i32 {
         if self.plies[last].computed == [true; 2] {
             return self.output(self.slot(last), side_to_move, bucket);
         }

@@ -536,6 +536,15 @@ impl Gomoku {
         Some(state.evaluate_lazily(self.side.index(), bucket))
     }
 
+    /// The net's evaluation of the position before the last move (or null move), for the
+    /// side to move there, by the current position's output head (`None` without a net
+    /// or at the accumulators' root).
+    pub(super) fn net_value_before(&self) -> Option<i32> {
+        let state = self.nnue.as_ref()?;
+        let bucket = output_bucket(self.stone_count(), state.network().buckets());
+        state.evaluate_lazily_back(1, 1 - self.side.index(), bucket)
+    }
+
     /// Brings the accumulators up to date, if a net evaluates.
     pub(super) fn update_net(&mut self) {
         if let Some(state) = &mut self.nnue {
@@ -725,6 +734,34 @@ mod tests {
             }
         }
         assert!(seen[0] > 100 && seen[1] > 10, "{seen:?}");
+    }
+
+    #[test]
+    fn the_evaluation_averages_the_net_before_and_after_the_last_move() {
+        let variant = with_net(random_bucketed_network(PCODE, 8, 1, Activation::SCReLU, 5));
+        let mut game = Gomoku::start(&variant);
+        // No threat on the board: the evaluation is the net's alone.
+        let moves: Vec<_> = ["h8", "a1", "o15"]
+            .iter()
+            .map(|text| game.parse_move(text).unwrap())
+            .collect();
+        for &mv in &moves[..2] {
+            game.make_move(mv);
+        }
+        let before = game.net_value_from_scratch().unwrap();
+        game.make_move(moves[2]);
+        let now = game.net_value_from_scratch().unwrap();
+        assert_ne!(now, -before, "the test needs the two values to differ");
+        assert_eq!(game.evaluate(), (now - before) / 2);
+        assert_eq!(game.evaluate_mut(), (now - before) / 2);
+        // After a null move the position before is the same stones, the other side to move.
+        game.make_null();
+        let flipped = game.net_value_from_scratch().unwrap();
+        assert_eq!(game.evaluate(), (flipped - now) / 2);
+        game.unmake_null();
+        // At the accumulators' root there is no position before: the net's value alone.
+        let root = Gomoku::from_fen(&variant, &game.to_fen()).unwrap();
+        assert_eq!(root.evaluate(), now);
     }
 
     #[test]

@@ -1219,11 +1219,9 @@ impl SearchHooks for Gomoku {
         let own = self.side.index();
         let (mine, theirs) = (&self.threat_count[own], &self.threat_count[1 - own]);
         let level = |counts: &[u16; THREATS], threat: Threat| counts[threat as usize];
-        let base = match (self.net_value(), self.net_value_before()) {
-            (Some(now), Some(before)) => (now - before) / 2,
-            (Some(now), None) => now,
-            _ => (self.value[own] * 5 / 4 - self.value[1 - own]) / 4,
-        };
+        let base = self
+            .net_value_mean()
+            .unwrap_or_else(|| (self.value[own] * 5 / 4 - self.value[1 - own]) / 4);
         let threat = if level(mine, Threat::Five) > 0 {
             8_000
         } else if level(theirs, Threat::Five) > 1 {

@@ -529,20 +529,27 @@ impl Gomoku {
     }
 
     /// The net's evaluation for the side to move (without storing accumulators), if a
-    /// net evaluates.
+    /// net evaluates; the tests' view of the incremental accumulators.
+    #[cfg(test)]
     pub(super) fn net_value(&self) -> Option<i32> {
         let state = self.nnue.as_ref()?;
         let bucket = output_bucket(self.stone_count(), state.network().buckets());
         Some(state.evaluate_lazily(self.side.index(), bucket))
     }
 
-    /// The net's evaluation of the position before the last move (or null move), for the
-    /// side to move there, by the current position's output head (`None` without a net
-    /// or at the accumulators' root).
-    pub(super) fn net_value_before(&self) -> Option<i32> {
+    /// The net's evaluation for the side to move averaged with its negated evaluation of
+    /// the position before the last move (or null move), for the side to move there, both
+    /// by the current position's output head; at the accumulators' root the net's
+    /// evaluation alone (`None` without a net).
+    pub(super) fn net_value_mean(&self) -> Option<i32> {
         let state = self.nnue.as_ref()?;
         let bucket = output_bucket(self.stone_count(), state.network().buckets());
-        state.evaluate_lazily_back(1, 1 - self.side.index(), bucket)
+        let us = self.side.index();
+        let now = state.evaluate_lazily(us, bucket);
+        Some(match state.evaluate_lazily_back(1, 1 - us, bucket) {
+            Some(before) => (now - before) / 2,
+            None => now,
+        })
     }
 
     /// Brings the accumulators up to date, if a net evaluates.

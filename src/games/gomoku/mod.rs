@@ -951,6 +951,23 @@ impl Gomoku {
         !moves.is_empty()
     }
 
+    /// Whether the side to move's last stone made an open three or more: an attack that a
+    /// new three continues (read from the undo ring; false where the ring has no record).
+    fn attacking(&self) -> bool {
+        let own = self.side.index();
+        for back in 1..=2 {
+            if self.undo.len < back {
+                return false;
+            }
+            let entry = &self.undo.entries[(self.undo.top + UNDO_DEPTH - back) % UNDO_DEPTH];
+            // After a null move the last record is the side to move's own.
+            if usize::from(self.board[usize::from(entry.cell)]) == own + 1 {
+                return entry.states[0].info[own].threat >= Threat::Three as u8;
+            }
+        }
+        false
+    }
+
     /// Total stones on the board.
     pub fn stone_count(&self) -> usize {
         usize::from(self.stones)
@@ -1292,7 +1309,9 @@ impl SearchHooks for Gomoku {
     }
 
     /// Wins first, then blocks of fives, open fours and four-threes made, then stopped,
-    /// then fours; the quiet rest by the value of the cell to both sides.
+    /// then fours, then a three that continues an attack (the side's last stone made a
+    /// three or more: not reduced nor pruned, as Rapfi reduces such moves less); the quiet
+    /// rest by the value of the cell to both sides.
     fn move_hint(&self, mv: Cell) -> i32 {
         let cell = usize::from(mv.0);
         if !self.is_empty_cell(cell) {
@@ -1307,6 +1326,7 @@ impl SearchHooks for Gomoku {
             (_, Threat::OpenFour) => 8,
             (_, Threat::FourThree) => 7,
             (Threat::Four, _) | (_, Threat::DoubleThree) | (Threat::DoubleThree, _) => 6,
+            (Threat::Three, _) if self.attacking() => 1,
             _ => 0,
         };
         band * Q + value.min(Q / 2)

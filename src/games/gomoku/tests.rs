@@ -425,6 +425,30 @@ fn an_open_three_leaves_only_its_defences() {
 }
 
 #[test]
+fn a_three_that_continues_an_attack_is_not_quiet() {
+    // x's last stone e7 made the open three e5 e6 e7 (o blocked it at e8): j8, a new three
+    // (h8 i8 j8), continues the attack and is ordered and searched as forcing.
+    let attack = played(
+        GomokuVariant::FREESTYLE15,
+        "h8 a1 i8 o1 e5 a15 e6 o15 e7 e8",
+    );
+    let j8 = attack.parse_move("j8").unwrap();
+    assert!(attack.attacking());
+    assert!(attack.move_hint(j8) >= QUIET_HINT_LIMIT);
+    // The same three after a quiet last stone (m13) is a quiet move.
+    let quiet = played(
+        GomokuVariant::FREESTYLE15,
+        "h8 a1 i8 o1 e5 a15 e6 o15 m13 e8",
+    );
+    assert!(!quiet.attacking());
+    assert!(quiet.move_hint(j8) < QUIET_HINT_LIMIT);
+    // After a null move the side's own last stone is the newest record.
+    let mut passed = played(GomokuVariant::FREESTYLE15, "h8 a1 i8 o1 e5 a15 e6 o15 e7");
+    passed.make_null();
+    assert!(passed.attacking());
+}
+
+#[test]
 fn take_backs_beyond_the_undo_ring_recompute() {
     // 180 stones on 20x20 coloured so that no line of five forms: pairs along the rows,
     // rows alternating (runs of at most two in every direction); more moves than the

@@ -468,6 +468,16 @@ impl UndoLog {
         }
     }
 
+    /// The index of the record `back` moves ago (1: the newest), if the log holds it.
+    fn slot(&self, back: usize) -> Option<usize> {
+        (back >= 1 && back <= self.len).then(|| (self.top + UNDO_DEPTH - back) % UNDO_DEPTH)
+    }
+
+    /// The record `back` moves ago (1: the newest), if the log holds it.
+    fn recent(&self, back: usize) -> Option<&Undo> {
+        self.slot(back).map(|slot| &self.entries[slot])
+    }
+
     /// The slot of a new record for a stone on `cell` (overwriting the oldest when full).
     fn push(&mut self, cell: usize) -> &mut Undo {
         let slot = self.top;
@@ -481,10 +491,7 @@ impl UndoLog {
     /// The index of the newest record if it is the one of `cell`, removed from the log;
     /// otherwise `None`, and the log is emptied (its records no longer fit the board).
     fn pop(&mut self, cell: usize) -> Option<usize> {
-        if self.len == 0 {
-            return None;
-        }
-        let slot = (self.top + UNDO_DEPTH - 1) % UNDO_DEPTH;
+        let slot = self.slot(1)?;
         if usize::from(self.entries[slot].cell) != cell {
             self.len = 0;
             return None;
@@ -955,17 +962,11 @@ impl Gomoku {
     /// new three continues (read from the undo ring; false where the ring has no record).
     fn attacking(&self) -> bool {
         let own = self.side.index();
-        for back in 1..=2 {
-            if self.undo.len < back {
-                return false;
-            }
-            let entry = &self.undo.entries[(self.undo.top + UNDO_DEPTH - back) % UNDO_DEPTH];
-            // After a null move the last record is the side to move's own.
-            if usize::from(self.board[usize::from(entry.cell)]) == own + 1 {
-                return entry.states[0].info[own].threat >= Threat::Three as u8;
-            }
-        }
-        false
+        // After a null move the newest record is the side to move's own stone.
+        let entry = (1..=2)
+            .map_while(|back| self.undo.recent(back))
+            .find(|entry| usize::from(self.board[usize::from(entry.cell)]) == own + 1);
+        entry.is_some_and(|entry| entry.states[0].info[own].threat >= Threat::Three as u8)
     }
 
     /// Total stones on the board.

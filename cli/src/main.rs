@@ -12,7 +12,9 @@ use cutoff::games::{self, GameKind};
 use cutoff::protocol;
 use cutoff::tools::{self, bench, book, matches, perft, play, solve, tree_stats};
 use cutoff_training::chess::cli::TuneArgs;
-use cutoff_training::{data::DataArgs, datagen::DatagenArgs, train::TrainArgs};
+use cutoff_training::{
+    data::DataArgs, datagen::DatagenArgs, gomoku::policy::TrainPolicyArgs, train::TrainArgs,
+};
 
 #[derive(Parser)]
 #[command(
@@ -65,6 +67,10 @@ enum Tool {
     /// `--game ataxx`; from `datagen --format bullet`, or bullet's tools) on the CPU;
     /// writes it in bullet's quantised layout (see nets/README.md).
     Train(TrainArgs),
+    /// Fits gomoku's move-ordering tables (a score per cell code for the side to move and
+    /// for the opponent) to the moves of datagen games (record files in game order);
+    /// writes a policy file such as `nets/gomoku-policy.bin`.
+    TrainPolicy(TrainPolicyArgs),
     /// Training records of the game (bullet `ChessBoard` for chess, `AtaxxBoard` for
     /// `--game ataxx`; 32 bytes a position): `data shuffle` interleaves files in a seeded
     /// random order, `data convert` turns chess datagen's text format into records (score
@@ -126,6 +132,7 @@ fn main() -> ExitCode {
         Some(Tool::Datagen(args)) => report(args.run(game)),
         Some(Tool::Tune(args)) => report(args.run(game)),
         Some(Tool::Train(args)) => report(args.run(game)),
+        Some(Tool::TrainPolicy(args)) => report(args.run(game)),
         Some(Tool::Data(args)) => report(args.run(game)),
         Some(Tool::Book(args)) => report(args.run(game)),
         // Exit status 0 when the game was played, whatever its end.

@@ -272,19 +272,24 @@ fn ataxx_bench_with_a_net_is_deterministic() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("Chess768"));
 }
 
-#[test]
-fn a_king_bucketed_net_trained_on_held_out_games_loads_and_plays() {
-    let dir = std::env::temp_dir().join(format!("cutoff-train-cli-{}", std::process::id()));
+/// A fresh temporary directory named `name` (with the process id) holding two datagen
+/// files of `game` at 300 nodes a move: `games` games from game 0 (`train.bin`) and as
+/// many after them (`held-out.bin`).
+fn datagen_pair(name: &str, game: &str, games: usize) -> (std::path::PathBuf, String, String) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = |name: &str| dir.join(name).display().to_string();
-    let (train, held_out, net) = (file("train.bin"), file("held-out.bin"), file("kb4.nnue"));
-    for (first, out) in [("0", &train), ("4", &held_out)] {
+    let (train, held_out) = (file("train.bin"), file("held-out.bin"));
+    let count = games.to_string();
+    for (first, out) in [("0".to_string(), &train), (count.clone(), &held_out)] {
         cutoff_ok(&[
+            "--game",
+            game,
             "datagen",
             "--games",
-            "4",
+            &count,
             "--first-game",
-            first,
+            &first,
             "--nodes",
             "300",
             "--format",
@@ -293,6 +298,13 @@ fn a_king_bucketed_net_trained_on_held_out_games_loads_and_plays() {
             out,
         ]);
     }
+    (dir, train, held_out)
+}
+
+#[test]
+fn a_king_bucketed_net_trained_on_held_out_games_loads_and_plays() {
+    let (dir, train, held_out) = datagen_pair("cutoff-train-cli", "chess", 4);
+    let net = dir.join("kb4.nnue").display().to_string();
     let report = cutoff_ok(&[
         "train",
         "--data",
@@ -392,4 +404,60 @@ fn gomoku_takes_its_own_nets_and_refuses_others() {
     twenty.send("position startpos moves k11 k10 l11");
     twenty.send("eval");
     assert_ne!(twenty.expect("info string eval"), netted);
+}
+
+#[test]
+fn a_gomoku_policy_fitted_to_datagen_games_is_written_and_junk_is_refused() {
+    let (dir, train, held_out) = datagen_pair("cutoff-policy-cli", "gomoku", 3);
+    let file = |name: &str| dir.join(name).display().to_string();
+    let out = file("policy.bin");
+    let report = cutoff_ok(&[
+        "--game",
+        "gomoku",
+        "train-policy",
+        "--data",
+        &train,
+        "--validation-data",
+        &held_out,
+        "--epochs",
+        "2",
+        "--out",
+        &out,
+    ]);
+    assert!(report.contains("epoch 2: held out: "), "{report}");
+    let bytes = std::fs::read(&out).expect("the policy file");
+    assert!(cutoff::games::gomoku::policy::Policy::parse(&bytes).is_ok());
+    // Another game's records, and a game without a policy, are refused.
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(args)
+            .output()
+            .expect("the engine binary runs")
+    };
+    std::fs::write(file("junk.bin"), [0xffu8; 72 * 3]).unwrap();
+    let junk = run(&[
+        "--game",
+        "gomoku",
+        "train-policy",
+        "--data",
+        &file("junk.bin"),
+        "--validation-data",
+        &held_out,
+        "--out",
+        &out,
+    ]);
+    assert!(!junk.status.success());
+    assert!(String::from_utf8_lossy(&junk.stderr).contains("junk.bin"));
+    let chess = run(&[
+        "train-policy",
+        "--data",
+        &train,
+        "--validation-data",
+        &held_out,
+        "--out",
+        &out,
+    ]);
+    assert!(!chess.status.success());
+    assert!(String::from_utf8_lossy(&chess.stderr).contains("gomoku's move ordering only"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

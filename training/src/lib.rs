@@ -11,8 +11,9 @@
 //! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained, and the
 //!   list of games that do ([`training_of`]); a game without one gets an error naming the
 //!   games that have one;
-//! - [`chess`] and [`ataxx`]: each game's self-play and records; chess's Texel tuning
-//!   (`cutoff tune`) is in [`chess`] too.
+//! - [`chess`], [`ataxx`] and [`gomoku`]: each game's self-play and records; chess's Texel
+//!   tuning (`cutoff tune`) is in [`chess`] too, gomoku's move-ordering policy (`cutoff
+//!   train-policy`) in [`gomoku`].
 
 #![warn(missing_docs)]
 

@@ -21,6 +21,7 @@
 
 pub mod nnue;
 mod pattern;
+pub mod policy;
 #[cfg(test)]
 mod tests;
 
@@ -969,6 +970,38 @@ impl Gomoku {
         entry.is_some_and(|entry| entry.states[0].info[own].threat >= Threat::Three as u8)
     }
 
+    /// What the move ordering's [`policy::Policy`] reads of `cell`: the net input codes
+    /// ([`nnue::code`]: the multiset of the four directions' patterns) a stone there would
+    /// make for the side to move and for the opponent, and its distance to the
+    /// opponent's last stone and to the side's own last stone (from the undo ring).
+    pub fn policy_inputs(&self, cell: Cell) -> policy::PolicyInputs {
+        let index = usize::from(cell.0);
+        let state = &self.cells[index];
+        let own = self.side.index();
+        let codes = [own, 1 - own].map(|player| nnue::code(state.pairs.map(|pair| pair[player])));
+        // The newest record is the opponent's stone unless a null move came after it.
+        let mut near = [policy::NEAR_UNKNOWN; 2];
+        for back in 1..=2 {
+            let Some(entry) = self.undo.recent(back) else {
+                break;
+            };
+            let stone = usize::from(entry.cell);
+            let owner = usize::from(self.board[stone]);
+            let slot = usize::from(owner == own + 1);
+            if owner != usize::from(EMPTY) && near[slot] == policy::NEAR_UNKNOWN {
+                near[slot] = policy::near_bucket(self.chebyshev(index, stone));
+            }
+        }
+        policy::PolicyInputs { codes, near }
+    }
+
+    /// The Chebyshev distance between two cells.
+    fn chebyshev(&self, a: usize, b: usize) -> usize {
+        let (ra, fa) = (a / self.stride, a % self.stride);
+        let (rb, fb) = (b / self.stride, b % self.stride);
+        ra.abs_diff(rb).max(fa.abs_diff(fb))
+    }
+
     /// Total stones on the board.
     pub fn stone_count(&self) -> usize {
         usize::from(self.stones)
@@ -1312,7 +1345,8 @@ impl SearchHooks for Gomoku {
     /// Wins first, then blocks of fives, open fours and four-threes made, then stopped,
     /// then fours, then a three that continues an attack (the side's last stone made a
     /// three or more: not reduced nor pruned, as Rapfi reduces such moves less); the quiet
-    /// rest by the value of the cell to both sides.
+    /// rest by the learned [`policy`] (the cell's codes and its distances to the last
+    /// stones).
     fn move_hint(&self, mv: Cell) -> i32 {
         let cell = usize::from(mv.0);
         if !self.is_empty_cell(cell) {
@@ -1328,7 +1362,7 @@ impl SearchHooks for Gomoku {
             (_, Threat::FourThree) => 7,
             (Threat::Four, _) | (_, Threat::DoubleThree) | (Threat::DoubleThree, _) => 6,
             (Threat::Three, _) if self.attacking() => 1,
-            _ => 0,
+            _ => return policy::BUILT_IN.score(&self.policy_inputs(mv)),
         };
         band * Q + value.min(Q / 2)
     }

@@ -164,6 +164,11 @@ pub fn code(patterns: [Pattern; 4]) -> usize {
     usize::from(CODE_OF[a + 10 * b + 100 * c + 1000 * d])
 }
 
+/// The code of a cell where a stone would make nothing in any direction.
+pub fn nothing_code() -> usize {
+    code([Pattern::Dead; 4])
+}
+
 /// A weight per [`Pattern`] such that the sums of the weights of four patterns differ
 /// between any two multisets (a B4 sequence, greedy from 0): the sum of a cell's four
 /// weights is its code under another name, kept by the position as the patterns change

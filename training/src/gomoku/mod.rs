@@ -16,6 +16,7 @@
 //! | 68..72 | zero (the rule, freestyle, and room)                             |
 
 pub mod datagen;
+pub mod policy;
 
 use bulletformat::BulletFormat;
 use cutoff::games::gomoku::nnue::{

@@ -43,7 +43,7 @@ impl TrainArgs {
 
 /// The whole records (of `size` bytes) of the files `data`, one after the other (a
 /// trailing partial record of a file left out with a warning).
-fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, String> {
     let mut records = Vec::new();
     for path in data {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;

@@ -18,6 +18,7 @@
 use clap::Args;
 
 use crate::gomoku::{decode_records, GomokuRecord, RECORD_BYTES};
+use crate::trainer::TrainingRecord;
 use cutoff::games::gomoku::nnue::{CELLS, CODES, SIZE};
 use cutoff::games::gomoku::policy::{Policy, PolicyInputs, NEAR_BUCKETS};
 use cutoff::games::gomoku::{Gomoku, GomokuVariant};
@@ -126,20 +127,20 @@ impl Samples {
         game.generate_search_moves(&mut moves);
         let quiet: Vec<_> = moves
             .iter()
-            .copied()
-            .filter(|&mv| game.move_hint(mv) < QUIET_HINT_LIMIT)
+            .map(|&mv| (mv, game.move_hint(mv)))
+            .filter(|&(_, hint)| hint < QUIET_HINT_LIMIT)
             .collect();
-        let Some(index) = quiet.iter().position(|&mv| mv == played) else {
+        let Some(index) = quiet.iter().position(|&(mv, _)| mv == played) else {
             return;
         };
         if quiet.len() < 2 {
             return;
         }
-        for &mv in &quiet {
+        for &(mv, hint) in &quiet {
             let PolicyInputs { codes, near } = game.policy_inputs(mv);
             let [a, b, c, d] = [codes[0], codes[1], near[0], near[1]].map(|x| x as u16);
             self.inputs.push([a, b, c, d]);
-            self.hints.push(game.move_hint(mv));
+            self.hints.push(hint);
         }
         self.ends.push(self.inputs.len() as u32);
         self.played.push(index as u16);
@@ -346,12 +347,9 @@ impl Adam {
 fn read_samples(paths: &[String]) -> Result<Samples, String> {
     let mut samples = Samples::default();
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let records = decode_records(&bytes[..bytes.len() / RECORD_BYTES * RECORD_BYTES]);
-        if let Some(problem) = records.iter().find_map(|r| {
-            use crate::trainer::TrainingRecord;
-            r.problem()
-        }) {
+        let bytes = crate::train::read_records(std::slice::from_ref(path), RECORD_BYTES)?;
+        let records = decode_records(&bytes);
+        if let Some(problem) = records.iter().find_map(TrainingRecord::problem) {
             return Err(format!("{path}: {problem}"));
         }
         let before = samples.positions();

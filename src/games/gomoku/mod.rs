@@ -1307,9 +1307,9 @@ impl SearchHooks for Gomoku {
 
     const HISTORY_SIZE: usize = 2 * PADDED;
 
-    /// Late move pruning up to 4 plies from the horizon (quiet moves after the first
-    /// few, ordered by their threats and cell values, are skipped: 2 to 9 of them, twice
-    /// as many while the evaluation improves); futility pruning all but off (a margin of
+    /// Late move pruning up to 6 plies from the horizon (quiet moves after the first
+    /// few, ordered by their threats and the learned policy, are skipped: after 2 to 19
+    /// of them, twice as many while the evaluation improves); futility pruning all but off (a margin of
     /// 5,000, one ply) and history pruning one ply from the horizon only. The clock is
     /// planned for 14 more moves (not 40): a game between strong players is decided in
     /// 15 to 30 moves a side, and its opening moves decide it.
@@ -1317,7 +1317,7 @@ impl SearchHooks for Gomoku {
         planned_moves: 14,
         futility_depth: 1,
         futility_base: 5_000,
-        late_move_pruning_depth: 4,
+        late_move_pruning_depth: 6,
         history_pruning_depth: 1,
         ..SearchParams::DEFAULT
     };

@@ -449,6 +449,36 @@ fn a_three_that_continues_an_attack_is_not_quiet() {
 }
 
 #[test]
+fn the_policy_reads_the_last_stones_of_each_side_after_moves_and_a_null_move() {
+    // x played h8 last but one, o i9 last: x to move at f8 is 2 from h8 (its own) and 3
+    // from i9 (the opponent's).
+    let mut game = played(GomokuVariant::FREESTYLE15, "a1 o15 h8 i9");
+    let f8 = game.parse_move("f8").unwrap();
+    let inputs = game.policy_inputs(f8);
+    assert_eq!(
+        inputs.near,
+        [policy::near_bucket(3), policy::near_bucket(2)]
+    );
+    // After x's null move o is to move: its own last stone i9 is the newest record, the
+    // opponent's h8 the one before.
+    game.make_null();
+    let inputs = game.policy_inputs(f8);
+    assert_eq!(
+        inputs.near,
+        [policy::near_bucket(2), policy::near_bucket(3)]
+    );
+    game.unmake_null();
+    assert_eq!(
+        game.policy_inputs(f8).near,
+        [policy::near_bucket(3), policy::near_bucket(2)]
+    );
+    // On the empty board neither last stone is known.
+    let empty = Gomoku::start(&GomokuVariant::FREESTYLE15);
+    let h8 = empty.parse_move("h8").unwrap();
+    assert_eq!(empty.policy_inputs(h8).near, [policy::NEAR_UNKNOWN; 2]);
+}
+
+#[test]
 fn take_backs_beyond_the_undo_ring_recompute() {
     // 180 stones on 20x20 coloured so that no line of five forms: pairs along the rows,
     // rows alternating (runs of at most two in every direction); more moves than the

@@ -1309,10 +1309,10 @@ impl SearchHooks for Gomoku {
 
     /// Late move pruning up to 6 plies from the horizon (quiet moves after the first
     /// few, ordered by their threats and the learned policy, are skipped: after 2 to 19
-    /// of them, twice as many while the evaluation improves); futility pruning all but off (a margin of
-    /// 5,000, one ply) and history pruning one ply from the horizon only. The clock is
-    /// planned for 14 more moves (not 40): a game between strong players is decided in
-    /// 15 to 30 moves a side, and its opening moves decide it.
+    /// of them, twice as many while the evaluation improves); futility pruning all but
+    /// off (a margin of 5,000, one ply) and history pruning one ply from the horizon
+    /// only. The clock is planned for 14 more moves (not 40): a game between strong
+    /// players is decided in 15 to 30 moves a side, and its opening moves decide it.
     const SEARCH_PARAMS: SearchParams = SearchParams {
         planned_moves: 14,
         futility_depth: 1,

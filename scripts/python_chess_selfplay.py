@@ -57,12 +57,17 @@ def main():
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--base", type=float, default=1.0)
     parser.add_argument("--inc", type=float, default=0.01)
+    parser.add_argument("--move-overhead", type=int, default=None,
+                        help="Move Overhead (ms) given to both engines (default: theirs)")
     args = parser.parse_args()
 
     errors = UciErrors()
     logging.getLogger("chess.engine").addHandler(errors)
     white = chess.engine.SimpleEngine.popen_uci([args.engine])
     black = chess.engine.SimpleEngine.popen_uci([args.engine])
+    if args.move_overhead is not None:
+        for engine in (white, black):
+            engine.configure({"Move Overhead": args.move_overhead})
     failures = []
     results = {"1-0": 0, "0-1": 0, "1/2-1/2": 0, "*": 0}
     started = time.perf_counter()

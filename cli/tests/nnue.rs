@@ -428,35 +428,19 @@ fn a_gomoku_policy_fitted_to_datagen_games_is_written_and_junk_is_refused() {
     let bytes = std::fs::read(&out).expect("the policy file");
     assert!(cutoff::games::gomoku::policy::Policy::parse(&bytes).is_ok());
     // Another game's records, and a game without a policy, are refused.
-    let run = |args: &[&str]| {
+    let train_policy = |game: &[&str], data: &str| {
         std::process::Command::new(env!("CARGO_BIN_EXE_cutoff"))
-            .args(args)
+            .args(game)
+            .args(["train-policy", "--data", data, "--validation-data"])
+            .args([held_out.as_str(), "--out", out.as_str()])
             .output()
             .expect("the engine binary runs")
     };
     std::fs::write(file("junk.bin"), [0xffu8; 72 * 3]).unwrap();
-    let junk = run(&[
-        "--game",
-        "gomoku",
-        "train-policy",
-        "--data",
-        &file("junk.bin"),
-        "--validation-data",
-        &held_out,
-        "--out",
-        &out,
-    ]);
+    let junk = train_policy(&["--game", "gomoku"], &file("junk.bin"));
     assert!(!junk.status.success());
     assert!(String::from_utf8_lossy(&junk.stderr).contains("junk.bin"));
-    let chess = run(&[
-        "train-policy",
-        "--data",
-        &train,
-        "--validation-data",
-        &held_out,
-        "--out",
-        &out,
-    ]);
+    let chess = train_policy(&[], &train);
     assert!(!chess.status.success());
     assert!(String::from_utf8_lossy(&chess.stderr).contains("gomoku's move ordering only"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -394,13 +394,34 @@ impl<M: Copy + Eq> MovePicker<M> {
     /// The index of the best-scored move not handed out yet (the first of equals).
     fn select(&self) -> usize {
         let start = self.next;
-        let mut best = start;
-        for i in start + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let (mut best, mut best_score) = (start, self.scores[start]);
+        for (i, &score) in self.scores[start..].iter().enumerate().skip(1) {
+            if score > best_score {
+                (best, best_score) = (start + i, score);
             }
         }
         best
+    }
+
+    /// Hands out at once the moves not handed out yet that are not noisy and that the game
+    /// knows give no check ([`SearchHooks::gives_check`](super::SearchHooks::gives_check)
+    /// `Some(false)`), for a search that prunes every later quiet move (late move pruning's
+    /// count is reached, or the node is futile): they count in
+    /// [`MovePicker::handed_out`] as if each had been selected and skipped, and the node's
+    /// last moves cost no selection each. Only in the last stage, where the unscored rest
+    /// is known to be quiet; the moves left keep their scores (equals may change order).
+    pub fn skip_quiets<G: Game<Move = M>>(&mut self, game: &G) {
+        if self.stage != Stage::Rest {
+            return;
+        }
+        for i in self.next..self.moves.len() {
+            let mv = self.moves[i];
+            if !game.is_noisy(mv) && game.gives_check(mv) == Some(false) {
+                self.moves.swap(self.next, i);
+                self.scores.swap(self.next, i);
+                self.next += 1;
+            }
+        }
     }
 
     fn hand_out(&mut self, index: usize) -> M {
@@ -470,6 +491,43 @@ mod tests {
         tables.clear();
         assert_eq!(tables.counter(&after([Some(2), None])), None);
         assert_eq!(tables.continuation(&after([Some(2), None]), Some(1)), 0);
+    }
+
+    /// Hands out every move of `picker` after its first, skipping the quiet ones at once.
+    fn after_first_with_skip<G: Game>(game: &G) -> (usize, usize, usize) {
+        let tables = OrderingTables::for_game::<G>();
+        let mut picker = MovePicker::empty();
+        game.generate_search_moves(picker.moves_mut());
+        let total = picker.moves.len();
+        picker.stage_moves(None, NodeContext::default());
+        assert!(picker.next_move(game, &tables).is_some());
+        picker.skip_quiets(game);
+        let skipped = picker.handed_out() - 1;
+        let mut rest = 0;
+        while picker.next_move(game, &tables).is_some() {
+            rest += 1;
+        }
+        assert_eq!(picker.handed_out(), total);
+        (total, skipped, rest)
+    }
+
+    #[test]
+    fn skipping_quiets_hands_out_only_moves_known_to_give_no_check() {
+        use crate::games::chess::Chess;
+        use crate::games::gomoku::{Gomoku, GomokuVariant};
+        use crate::search::Rules;
+        // Gomoku knows a quiet move never gives check: all the rest goes at once.
+        let mut gomoku = Gomoku::start(&GomokuVariant::FREESTYLE15);
+        for text in ["h8", "g9", "j7"] {
+            let mv = gomoku.parse_move(text).unwrap();
+            gomoku.make_move(mv);
+        }
+        let (total, skipped, rest) = after_first_with_skip(&gomoku);
+        assert!(total > 10);
+        assert_eq!((skipped, rest), (total - 1, 0));
+        // Chess does not know beforehand: nothing is skipped, every move is still handed out.
+        let chess = Chess::start(&Default::default());
+        assert_eq!(after_first_with_skip(&chess), (20, 0, 19));
     }
 
     #[test]

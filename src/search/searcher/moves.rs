@@ -80,6 +80,16 @@ impl QuietPruning {
                     .is_some_and(|limit| quiets_seen > limit)
                 || self.history_floor.is_some_and(|floor| history < floor))
     }
+
+    /// Whether every quiet move after the `quiets_seen`-th is skipped whatever its history
+    /// (the node is futile, or late move pruning's count is reached).
+    fn prunes_every_later(&self, quiets_seen: i32) -> bool {
+        self.on
+            && (self.futile
+                || self
+                    .late_move_limit
+                    .is_some_and(|limit| quiets_seen >= limit))
+    }
 }
 
 impl<G: Game> Searcher<G> {
@@ -161,6 +171,9 @@ impl<G: Game> Searcher<G> {
                 quiet && best_score > -MATE_BOUND && pruning.prunes(quiets_seen, facts.history);
             self.continuations[ply] = game.continuation_index(mv);
             if prune {
+                if pruning.prunes_every_later(quiets_seen) {
+                    picker.skip_quiets(&*game);
+                }
                 match game.gives_check(mv) {
                     Some(false) => continue,
                     Some(true) => self.make_prefetched(game, mv),
@@ -334,7 +347,7 @@ mod tests {
     fn futility_needs_the_evaluation_far_below_alpha_near_the_horizon() {
         // At depth 2 the margin is 100 + 2 * 90 = 280.
         let futile = QuietPruning::new(true, 2, 300, eval(Some(20), false), &P);
-        assert!(futile.futile && futile.prunes(1, 0));
+        assert!(futile.futile && futile.prunes(1, 0) && futile.prunes_every_later(0));
         let close = QuietPruning::new(true, 2, 300, eval(Some(21), false), &P);
         assert!(!close.futile && !close.prunes(1, 0));
         let deep = QuietPruning::new(true, P.futility_depth + 1, 10_000, eval(Some(0), false), &P);
@@ -343,7 +356,7 @@ mod tests {
         assert!(!in_check.futile);
         // Switched off, nothing is skipped.
         let off = QuietPruning::new(false, 2, 300, eval(Some(20), false), &P);
-        assert!(!off.prunes(100, -1_000_000));
+        assert!(!off.prunes(100, -1_000_000) && !off.prunes_every_later(100));
     }
 
     #[test]
@@ -351,6 +364,8 @@ mod tests {
         let settled = QuietPruning::new(true, 3, 0, eval(Some(0), false), &P);
         assert_eq!(settled.late_move_limit, Some(6));
         assert!(!settled.prunes(6, 0) && settled.prunes(7, 0));
+        // From the 6th quiet move on every later one goes, whatever its history.
+        assert!(!settled.prunes_every_later(5) && settled.prunes_every_later(6));
         let improving = QuietPruning::new(true, 3, 0, eval(Some(0), true), &P);
         assert_eq!(improving.late_move_limit, Some(12));
         assert!(!improving.prunes(12, 0) && improving.prunes(13, 0));
@@ -361,7 +376,7 @@ mod tests {
             eval(Some(0), false),
             &P,
         );
-        assert!(!deep.prunes(1_000, 0));
+        assert!(!deep.prunes(1_000, 0) && !deep.prunes_every_later(1_000));
     }
 
     #[test]
@@ -369,6 +384,10 @@ mod tests {
         let node = QuietPruning::new(true, 2, 0, eval(Some(0), false), &P);
         assert!(!node.prunes(1, -2 * P.history_pruning_margin));
         assert!(node.prunes(1, -2 * P.history_pruning_margin - 1));
+        assert!(
+            !node.prunes_every_later(1),
+            "a bad history skips that move only"
+        );
         let deeper = QuietPruning::new(
             true,
             P.history_pruning_depth + 1,

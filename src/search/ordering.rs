@@ -493,7 +493,8 @@ mod tests {
         assert_eq!(tables.continuation(&after([Some(2), None]), Some(1)), 0);
     }
 
-    /// Hands out every move of `picker` after its first, skipping the quiet ones at once.
+    /// Hands out the best move of `game`'s node, skips the quiet rest at once, then hands
+    /// out what is left: (the node's moves, those skipped, those handed out after).
     fn after_first_with_skip<G: Game>(game: &G) -> (usize, usize, usize) {
         let tables = OrderingTables::for_game::<G>();
         let mut picker = MovePicker::empty();

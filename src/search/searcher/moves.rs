@@ -73,12 +73,8 @@ impl QuietPruning {
     /// Whether a quiet move, the `quiets_seen`-th of the node, with quiet history
     /// `history`, is skipped (unless it gives check).
     fn prunes(&self, quiets_seen: i32, history: i32) -> bool {
-        self.on
-            && (self.futile
-                || self
-                    .late_move_limit
-                    .is_some_and(|limit| quiets_seen > limit)
-                || self.history_floor.is_some_and(|floor| history < floor))
+        self.prunes_every_later(quiets_seen - 1)
+            || (self.on && self.history_floor.is_some_and(|floor| history < floor))
     }
 
     /// Whether every quiet move after the `quiets_seen`-th is skipped whatever its history

@@ -196,8 +196,14 @@ impl<const N: usize> NnueState<N> {
         let (parent, child) = self.stack.split_at_mut(ply * width);
         let parent = &parent[(ply - 1) * width..];
         let range = half * hidden..(half + 1) * hidden;
-        let (added, removed) = rows(&self.net, &self.plies[ply].delta, half);
-        apply(&parent[range.clone()], &mut child[range], &added, &removed);
+        let mut rows = Rows::new();
+        rows.fill(&self.net, &self.plies[ply].delta, half);
+        apply(
+            &parent[range.clone()],
+            &mut child[range],
+            &rows.added,
+            &rows.removed,
+        );
         self.plies[ply].computed[half] = true;
     }
 
@@ -245,6 +251,7 @@ impl<const N: usize> NnueState<N> {
         let hidden = self.net.hidden;
         let mut out = [0i16; 2 * MAX_HIDDEN];
         let mut spare = [0i16; MAX_HIDDEN];
+        let mut rows = Rows::new();
         for half in 0..2 {
             let mut first = last;
             while !self.plies[first].computed[half] {
@@ -261,8 +268,8 @@ impl<const N: usize> NnueState<N> {
                     spare[..hidden].copy_from_slice(target);
                     source = &spare[..hidden];
                 }
-                let (added, removed) = rows(&self.net, &self.plies[ply].delta, half);
-                apply(source, target, &added, &removed);
+                rows.fill(&self.net, &self.plies[ply].delta, half);
+                apply(source, target, &rows.added, &rows.removed);
             }
         }
         self.output(&out[..2 * hidden], side_to_move, bucket)
@@ -279,19 +286,34 @@ impl<const N: usize> NnueState<N> {
     }
 }
 
-/// The rows of `net` that `delta` adds and removes in perspective `half`.
-#[inline]
-fn rows<'a, const N: usize>(
-    net: &'a Network,
-    delta: &Delta<N>,
-    half: usize,
-) -> (ArrayVec<&'a [i16], N>, ArrayVec<&'a [i16], N>) {
-    let pick = |list: &ArrayVec<[u16; 2], N>| {
-        list.iter()
-            .map(|features| net.row(usize::from(features[half])))
-            .collect()
-    };
-    (pick(&delta.added), pick(&delta.removed))
+/// The rows of one delta's features in one perspective, added and removed: filled in
+/// place ([`Rows::fill`]), as a returned pair of lists (a kilobyte each for gomoku's
+/// deltas) was copied out at every update.
+struct Rows<'a, const N: usize> {
+    added: ArrayVec<&'a [i16], N>,
+    removed: ArrayVec<&'a [i16], N>,
+}
+
+impl<'a, const N: usize> Rows<'a, N> {
+    /// No rows.
+    #[inline]
+    fn new() -> Rows<'a, N> {
+        Rows {
+            added: ArrayVec::new(),
+            removed: ArrayVec::new(),
+        }
+    }
+
+    /// The rows of `net` that `delta` adds and removes in perspective `half`, replacing
+    /// the lists' contents.
+    #[inline]
+    fn fill(&mut self, net: &'a Network, delta: &Delta<N>, half: usize) {
+        let row = |features: &[u16; 2]| net.row(usize::from(features[half]));
+        self.added.clear();
+        self.added.extend(delta.added.iter().map(row));
+        self.removed.clear();
+        self.removed.extend(delta.removed.iter().map(row));
+    }
 }
 
 /// Values of the accumulator kept in registers at once by [`apply`]: 64 `i16`s, eight

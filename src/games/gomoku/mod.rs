@@ -959,15 +959,30 @@ impl Gomoku {
         !moves.is_empty()
     }
 
+    /// The undo record of the side to move's last stone, if the ring holds it (the newest
+    /// record or the one before: after a null move the newest is the side's own).
+    fn own_last_record(&self) -> Option<&Undo> {
+        let own = self.side.index();
+        (1..=2)
+            .map_while(|back| self.undo.recent(back))
+            .find(|entry| usize::from(self.board[usize::from(entry.cell)]) == own + 1)
+    }
+
     /// Whether the side to move's last stone made an open three or more: an attack that a
     /// new three continues (read from the undo ring; false where the ring has no record).
     fn attacking(&self) -> bool {
         let own = self.side.index();
-        // After a null move the newest record is the side to move's own stone.
-        let entry = (1..=2)
-            .map_while(|back| self.undo.recent(back))
-            .find(|entry| usize::from(self.board[usize::from(entry.cell)]) == own + 1);
-        entry.is_some_and(|entry| entry.states[0].info[own].threat >= Threat::Three as u8)
+        self.own_last_record()
+            .is_some_and(|entry| entry.states[0].info[own].threat >= Threat::Three as u8)
+    }
+
+    /// Whether `cell` is within reach of `stone` for a continuous four: in the 5x5
+    /// square around it or on one of its lines within four cells (Rapfi's
+    /// `RANGE_SQUARE2_LINE4`, where its VCF search looks for the next four).
+    fn within_vcf_reach(&self, cell: usize, stone: usize) -> bool {
+        let (dr, df) = self.rank_file_distances(cell, stone);
+        let distance = dr.max(df);
+        distance <= 2 || (distance <= 4 && (dr == 0 || df == 0 || dr == df))
     }
 
     /// What the move ordering's [`policy::Policy`] reads of `cell`: the net input codes
@@ -997,9 +1012,15 @@ impl Gomoku {
 
     /// The Chebyshev distance between two cells.
     fn chebyshev(&self, a: usize, b: usize) -> usize {
+        let (dr, df) = self.rank_file_distances(a, b);
+        dr.max(df)
+    }
+
+    /// How many ranks and how many files apart two cells are.
+    fn rank_file_distances(&self, a: usize, b: usize) -> (usize, usize) {
         let (ra, fa) = (a / self.stride, a % self.stride);
         let (rb, fb) = (b / self.stride, b % self.stride);
-        ra.abs_diff(rb).max(fa.abs_diff(fb))
+        (ra.abs_diff(rb), fa.abs_diff(fb))
     }
 
     /// Total stones on the board.
@@ -1384,14 +1405,20 @@ impl SearchHooks for Gomoku {
     }
 
     /// A win at once, else the blocks of the opponent's fives (every move that does not
-    /// lose at once), else the moves that make a four.
+    /// lose at once), else the moves that make a four within reach of the side's last
+    /// stone ([`Gomoku::within_vcf_reach`]; every four when the ring has no record of it),
+    /// as Rapfi's VCF search takes them: every four anywhere at every step made
+    /// quiescence's tree explode where both sides hold many threes.
     fn generate_noisy(&self, moves: &mut MoveList<Cell>) {
         if self.push_forced(moves) {
             return;
         }
         let own = self.side.index();
         if moves.is_empty() {
-            moves.extend(cells_of(&self.fours[own]).map(|cell| Cell(cell as u16)));
+            let last = self.own_last_record().map(|entry| usize::from(entry.cell));
+            let fours = cells_of(&self.fours[own])
+                .filter(|&cell| last.map_or(true, |stone| self.within_vcf_reach(cell, stone)));
+            moves.extend(fours.map(|cell| Cell(cell as u16)));
         }
     }
 

@@ -425,6 +425,24 @@ fn an_open_three_leaves_only_its_defences() {
 }
 
 #[test]
+fn quiescence_fours_stay_within_reach_of_the_last_stone() {
+    // x holds a1 a2 a3 (fours at a4, a5) and, last, h8 h9 h10 (fours at h6, h7, h11, h12).
+    let line = "a1 o1 a2 o3 a3 o5 h8 o7 h9 o9 h10 o12";
+    let game = played(GomokuVariant::FREESTYLE15, line);
+    let noisy = |game: &Gomoku| {
+        let mut moves = MoveList::new();
+        game.generate_noisy(&mut moves);
+        let mut names: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(noisy(&game), ["h11", "h12", "h6", "h7"]);
+    // The same stones without the moves' records: every four.
+    let restored = Gomoku::from_fen(&GomokuVariant::FREESTYLE15, &game.to_fen()).unwrap();
+    assert_eq!(noisy(&restored), ["a4", "a5", "h11", "h12", "h6", "h7"]);
+}
+
+#[test]
 fn a_three_that_continues_an_attack_is_not_quiet() {
     // x's last stone e7 made the open three e5 e6 e7 (o blocked it at e8): j8, a new three
     // (h8 i8 j8), continues the attack and is ordered and searched as forcing.

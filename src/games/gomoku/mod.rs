@@ -1328,28 +1328,18 @@ impl SearchHooks for Gomoku {
 
     const HISTORY_SIZE: usize = 2 * PADDED;
 
-    /// Tuned by SPSA over self-play (docs/tuning.md, "Gomoku"): late move pruning up to 11
-    /// plies from the horizon (quiet moves after the first few, ordered by their threats
-    /// and the learned policy, are skipped: after 2 to 62 of them, twice as many while
-    /// the evaluation improves), more late move reductions (0.44 + ln d ln m / 1.97), null
-    /// move two plies plus a quarter of the depth, an aspiration window of 59; futility
-    /// pruning all but off (a margin of 5,000, one ply) and history pruning one ply from
-    /// the horizon only. The clock is planned for 14 more moves (not 40): a game between
-    /// strong players is decided in 15 to 30 moves a side, and its opening moves decide it.
+    /// Late move pruning up to 6 plies from the horizon (quiet moves after the first
+    /// few, ordered by their threats and the learned policy, are skipped: after 2 to 19
+    /// of them, twice as many while the evaluation improves); futility pruning all but
+    /// off (a margin of 5,000, one ply) and history pruning one ply from the horizon
+    /// only. The clock is planned for 14 more moves (not 40): a game between strong
+    /// players is decided in 15 to 30 moves a side, and its opening moves decide it.
     const SEARCH_PARAMS: SearchParams = SearchParams {
         planned_moves: 14,
-        aspiration_window: 59,
-        reverse_futility_margin: 77,
         futility_depth: 1,
         futility_base: 5_000,
-        late_move_pruning_depth: 11,
+        late_move_pruning_depth: 6,
         history_pruning_depth: 1,
-        history_pruning_margin: 1_591,
-        null_move_base: 2,
-        null_move_depth_divisor: 4,
-        null_move_eval_divisor: 170,
-        lmr_base: 0.44,
-        lmr_divisor: 1.97,
         ..SearchParams::DEFAULT
     };
 

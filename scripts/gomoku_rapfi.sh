@@ -5,11 +5,12 @@
 # 50), each with both colours. Run it on a quiet machine. Writes OUTDIR/rapfi-FIRST.log (the
 # exact command first) and .pgn, then the PGN's statistics (scripts/gomoku_pgn_stats.py).
 # The book's 100 openings with both colours (200 games): FIRST 1 and then FIRST 51.
+# CUTOFF_TC (default 10+0.1) gives cutoff another clock than Rapfi's, for time odds.
 set -u
 BIN=$1; RAPFI=$2; OUT=$3; FIRST=${4:-1}; ROUNDS=${5:-50}
 mkdir -p "$OUT"
 LOG=$OUT/rapfi-$FIRST.log; PGN=$OUT/rapfi-$FIRST.pgn
-cmd=("$BIN" match -game gomoku -engine cmd="$BIN" name=cutoff proto=gomocup
+cmd=("$BIN" match -game gomoku -engine cmd="$BIN" name=cutoff proto=gomocup tc="${CUTOFF_TC:-10+0.1}"
   -engine cmd="$RAPFI" name=rapfi proto=gomocup -each tc=10+0.1
   -rounds "$ROUNDS" -games 2 -repeat -concurrency 1
   -openings file="$(dirname "$0")/../openings/gomoku.txt" format=moves order=sequential

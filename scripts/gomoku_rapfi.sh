@@ -6,14 +6,18 @@
 # exact command first) and .pgn, then the PGN's statistics (scripts/gomoku_pgn_stats.py).
 # The book's 100 openings with both colours (200 games): FIRST 1 and then FIRST 51.
 # CUTOFF_TC (default 10+0.1) gives cutoff another clock than Rapfi's, for time odds.
+# GAME=gomoku20 plays 20x20 from openings/gomoku20.txt (default gomoku, 15x15).
 set -u
 BIN=$1; RAPFI=$2; OUT=$3; FIRST=${4:-1}; ROUNDS=${5:-50}
+GAME=${GAME:-gomoku}
+BOOK=$(dirname "$0")/../openings/gomoku.txt
+[ "$GAME" = gomoku20 ] && BOOK=$(dirname "$0")/../openings/gomoku20.txt
 mkdir -p "$OUT"
 LOG=$OUT/rapfi-$FIRST.log; PGN=$OUT/rapfi-$FIRST.pgn
-cmd=("$BIN" match -game gomoku -engine cmd="$BIN" name=cutoff proto=gomocup tc="${CUTOFF_TC:-10+0.1}"
+cmd=("$BIN" match -game "$GAME" -engine cmd="$BIN" name=cutoff proto=gomocup tc="${CUTOFF_TC:-10+0.1}"
   -engine cmd="$RAPFI" name=rapfi proto=gomocup -each tc=10+0.1
   -rounds "$ROUNDS" -games 2 -repeat -concurrency 1
-  -openings file="$(dirname "$0")/../openings/gomoku.txt" format=moves order=sequential
+  -openings file="$BOOK" format=moves order=sequential
   start="$FIRST" -pgnout file="$PGN")
 echo "# ${cmd[*]}" > "$LOG"
 "${cmd[@]}" >> "$LOG" 2>&1

@@ -22,6 +22,7 @@ pub mod chess;
 pub mod data;
 pub mod datagen;
 pub mod gomoku;
+pub mod records;
 pub mod selfplay;
 pub mod support;
 pub mod train;

@@ -19,10 +19,11 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::records::{self, BlockWriter, GameRecord, RecordedMove};
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
 use cutoff::search::score::is_mate;
-use cutoff::search::{Game, GameResult, MoveList, Player, ThreadPool};
+use cutoff::search::{Game, GameResult, Limits, MoveList, Player, ThreadPool};
 
 /// How positions are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -33,6 +34,9 @@ pub enum DataFormat {
     /// bullet's 32-byte records of the game (`ChessBoard`, `AtaxxBoard`), with the search
     /// score (for NNUE training).
     Bullet,
+    /// Game records ([`crate::records`]): each game's start, moves with scores and result,
+    /// compressed; the format of the store (`data/`).
+    Records,
 }
 
 impl DataFormat {
@@ -41,17 +45,16 @@ impl DataFormat {
         match self {
             DataFormat::Text => "text",
             DataFormat::Bullet => "bullet",
+            DataFormat::Records => "records",
         }
     }
 
-    /// Reads `text` or `bullet` on the command line.
+    /// Reads `text`, `bullet` or `records` on the command line.
     fn parser() -> impl TypedValueParser<Value = DataFormat> {
-        PossibleValuesParser::new(["text", "bullet"]).map(|name| {
-            if name == "bullet" {
-                DataFormat::Bullet
-            } else {
-                DataFormat::Text
-            }
+        PossibleValuesParser::new(["text", "bullet", "records"]).map(|name| match name.as_str() {
+            "bullet" => DataFormat::Bullet,
+            "records" => DataFormat::Records,
+            _ => DataFormat::Text,
         })
     }
 }
@@ -75,7 +78,8 @@ pub struct DatagenOptions {
     // At least the first, at most the second; each game draws its number from its seed.
     #[arg(long, default_value = "4", value_parser = parse_range)]
     pub random_plies: (usize, usize),
-    /// Output format: `text` (FEN;result, for tune) or `bullet` (32-byte records).
+    /// Output format: `text` (FEN;result, for tune), `bullet` (the trainer's records) or
+    /// `records` (compressed game records, the store's format).
     #[arg(long, default_value = "text", value_parser = DataFormat::parser())]
     pub format: DataFormat,
     /// Seed: the output depends only on the arguments.
@@ -230,13 +234,133 @@ impl DatagenSummary {
 pub trait SelfPlay: Game {
     /// Plays game number `index` of a run (its opening from `book` and its own seed, see
     /// [`opening_of`]) at `options.nodes` per move with `pool`, whose tables it clears
-    /// first, and encodes the positions it keeps in `options.format`.
+    /// first, and encodes it in `options.format`.
     fn record_game(
         index: usize,
         book: &[Vec<String>],
         options: &DatagenOptions,
         pool: &mut ThreadPool<Self>,
     ) -> GameOutput;
+}
+
+/// What a game gives the one self-play loop ([`play_game`]) beyond its rules: the variant
+/// it plays, when a game is drawn for length, which positions are training positions and
+/// their records for the trainer. Its [`SelfPlay`] is then [`record_played_game`].
+pub trait SelfPlayHooks: Game {
+    /// The game's registry name, written in its game records.
+    const RECORD_NAME: &'static str;
+    /// Plies after which an unfinished game is a draw.
+    const MAX_PLIES: usize = usize::MAX;
+    /// The variant self-play plays, evaluated by `options.net` when it names one.
+    fn datagen_variant(options: &DatagenOptions) -> Self::Variant;
+    /// Whether this position, `ply` plies after the opening, is a training position.
+    fn is_sample(&self, ply: usize) -> bool;
+    /// Appends the trainer's record of this position, with the search's `score` (side to
+    /// move's view) and the game's result (`first_result`, the first player's score).
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>);
+}
+
+/// A game of self-play: its record (the store's format) and its training positions with
+/// their scores, kept as played.
+pub struct PlayedGame<G> {
+    /// The start position, each move with the search's score, and the result.
+    pub record: GameRecord,
+    /// The training positions ([`SelfPlayHooks::is_sample`]) and their scores.
+    pub samples: Vec<(G, i16)>,
+}
+
+/// Plays game number `index` of a run of `G` (the opening from `book` and the game's
+/// seed) with `pool`, cleared first, at `options.nodes` per move. A game ends by the rules,
+/// by a mate score (the side that has it wins), or as a draw after `G::MAX_PLIES`.
+pub fn play_game<G: SelfPlayHooks>(
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+    pool: &mut ThreadPool<G>,
+) -> PlayedGame<G> {
+    let variant = G::datagen_variant(options);
+    let mut game: G = opening_of(&variant, index, book, options);
+    pool.new_game();
+    let limits = Limits::nodes(options.nodes.max(1));
+    let start = game.to_fen();
+    let mut moves = Vec::new();
+    let mut samples = Vec::new();
+    let result = loop {
+        if let Some(end) = game.game_end() {
+            break first_player_score(end.result);
+        }
+        if moves.len() >= G::MAX_PLIES {
+            break 0.5;
+        }
+        let search = pool.search(&game, &limits, &[]);
+        let Some(best) = search.best else {
+            break 0.5;
+        };
+        if let Some(score) = mate_first_player_score(game.side_to_move(), search.score) {
+            break score;
+        }
+        let score = search.score.clamp(-32_000, 32_000) as i16;
+        if game.is_sample(moves.len()) {
+            samples.push((game.clone(), score));
+        }
+        moves.push(RecordedMove {
+            code: G::encode_move(best),
+            score,
+        });
+        game.make_move(best);
+    };
+    let record = GameRecord {
+        game: G::RECORD_NAME.to_string(),
+        start,
+        moves,
+        result: GameRecord::result_of(result),
+    };
+    PlayedGame { record, samples }
+}
+
+/// [`SelfPlay::record_game`] of a game with [`SelfPlayHooks`]: [`play_game`], written as
+/// the trainer's records (`bullet`) or as a game record (`records`).
+pub fn record_played_game<G: SelfPlayHooks>(
+    index: usize,
+    book: &[Vec<String>],
+    options: &DatagenOptions,
+    pool: &mut ThreadPool<G>,
+) -> GameOutput {
+    let played = play_game(index, book, options, pool);
+    let result = played.record.first_player_score();
+    let mut bytes = Vec::new();
+    if options.format == DataFormat::Records {
+        // A game's fields fit their lengths: the names and FENs are short, and no game is
+        // longer than 65,535 plies (Ataxx ends at 500, gomoku when the board fills).
+        let _ = played.record.encode(&mut bytes);
+    } else {
+        for (position, score) in &played.samples {
+            position.push_training_record(*score, result, &mut bytes);
+        }
+    }
+    GameOutput {
+        bytes,
+        positions: played.samples.len(),
+        result,
+    }
+}
+
+/// The trainer's records of the training positions of `record` (a game of `G`), found by
+/// replaying it, appended to `out`; their number, or an error if the game does not replay.
+pub fn training_records_of<G: SelfPlayHooks>(
+    variant: &G::Variant,
+    record: &GameRecord,
+    out: &mut Vec<u8>,
+) -> Result<usize, String> {
+    let result = record.first_player_score();
+    let mut positions = 0;
+    records::replay::<G>(variant, record, &mut |game, ply, score| {
+        if game.is_sample(ply) {
+            game.push_training_record(score, result, out);
+            positions += 1;
+        }
+    })?;
+    Ok(positions)
 }
 
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
@@ -292,19 +416,52 @@ pub fn run_games<G: Game>(
         // Write finished games in order.
         let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
         let mut summary = DatagenSummary::default();
+        let mut sink = Sink::new(out, options.format);
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
-                out.write_all(&record.bytes)
-                    .map_err(|e| format!("cannot write positions: {e}"))?;
+                sink.write(&record.bytes)?;
                 summary.add(&record);
                 progress(&summary);
             }
         }
-        out.flush()
-            .map_err(|e| format!("cannot write positions: {e}"))?;
+        sink.finish()?;
         Ok(summary)
     })
+}
+
+/// Where a run's games go: straight to the output, or through a [`BlockWriter`] for game
+/// records.
+enum Sink<'a> {
+    Plain(&'a mut dyn Write),
+    Blocks(BlockWriter<'a>),
+}
+
+impl<'a> Sink<'a> {
+    fn new(out: &'a mut dyn Write, format: DataFormat) -> Self {
+        match format {
+            DataFormat::Records => Sink::Blocks(BlockWriter::new(out)),
+            _ => Sink::Plain(out),
+        }
+    }
+
+    fn write(&mut self, game: &[u8]) -> Result<(), String> {
+        match self {
+            Sink::Plain(out) => out
+                .write_all(game)
+                .map_err(|e| format!("cannot write positions: {e}")),
+            Sink::Blocks(blocks) => blocks.push(game),
+        }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        match self {
+            Sink::Plain(out) => out
+                .flush()
+                .map_err(|e| format!("cannot write positions: {e}")),
+            Sink::Blocks(blocks) => blocks.finish(),
+        }
+    }
 }
 
 /// Reads `N` as (N, N) and `A-B` as (A, B).
@@ -340,6 +497,64 @@ mod tests {
         assert!(parse_range("x").is_err());
         assert_eq!(parse_range("0-1000"), Ok((0, 1000)));
         assert!(parse_range("0-18446744073709551615").is_err());
+    }
+
+    /// Plays a few games of `G` from `book` as the trainer's records and as game records:
+    /// the game records replay to the same training positions, scores and results.
+    fn records_replay_to_the_played_positions<G: SelfPlay + SelfPlayHooks>(
+        variant: &G::Variant,
+        book: &str,
+    ) {
+        let options = |format| DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads: 2,
+            random_plies: (2, 4),
+            format,
+            seed: 11,
+            hash_mb: 1,
+            net: None,
+        };
+        let book = read_book(book);
+        let generate = |format| {
+            let mut bytes = Vec::new();
+            let options = options(format);
+            let summary = run_games::<G>(&options, &mut bytes, &mut |_| {}, &|index, pool| {
+                G::record_game(index, &book, &options, pool)
+            })
+            .unwrap();
+            (bytes, summary)
+        };
+        let (bullet, summary) = generate(DataFormat::Bullet);
+        let (stored, stored_summary) = generate(DataFormat::Records);
+        assert_eq!(summary, stored_summary);
+        assert!(summary.positions > 20, "{summary:?}");
+        let file = records::read_games(&stored, "store", Some(G::RECORD_NAME));
+        assert!(file.errors.is_empty(), "{:?}", file.errors);
+        assert_eq!(file.games.len(), 3);
+        let mut replayed = Vec::new();
+        let mut positions = 0;
+        for game in &file.games {
+            positions += training_records_of::<G>(variant, game, &mut replayed).unwrap();
+        }
+        assert_eq!(positions, summary.positions);
+        assert_eq!(replayed, bullet);
+    }
+
+    #[test]
+    fn ataxx_and_gomoku_records_replay_to_the_played_positions() {
+        use cutoff::games::ataxx::Ataxx;
+        use cutoff::games::gomoku::{Gomoku, GomokuVariant};
+        let book = |name: &str| {
+            let path = format!("{}/../openings/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(path).expect("the book")
+        };
+        records_replay_to_the_played_positions::<Ataxx>(&Default::default(), &book("ataxx"));
+        records_replay_to_the_played_positions::<Gomoku>(
+            &GomokuVariant::FREESTYLE15,
+            &book("gomoku"),
+        );
     }
 
     #[test]

@@ -14,104 +14,58 @@
 
 use bulletformat::{AtaxxBoard, BulletFormat};
 
-use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
+use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay, SelfPlayHooks};
 use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
-use cutoff::search::{Limits, Player, Rules, ThreadPool};
+use cutoff::search::{Player, Rules, ThreadPool};
 
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 500;
 /// Plies from the start of the self-play (after the opening) whose positions are left out.
 pub const SKIP_PLIES: usize = 2;
 
-/// A position and its score from the side to move's view, before the result is known.
-struct Sample {
-    stones: [u64; 2],
-    gaps: u64,
-    second: bool,
-    score: i32,
-    fullmoves: u32,
-    halfmoves: u32,
-}
+impl SelfPlayHooks for Ataxx {
+    const RECORD_NAME: &'static str = "ataxx";
+    const MAX_PLIES: usize = MAX_PLIES;
 
-impl Sample {
-    /// The bullet record with the game's result (first player's view).
-    fn record(&self, result: f64) -> AtaxxBoard {
-        let score = self.score.clamp(-32_000, 32_000) as i16;
-        let (first_score, first_result) = if self.second {
-            (-score, 1.0 - result)
-        } else {
-            (score, result)
-        };
-        AtaxxBoard::from_raw(
-            [self.stones[0], self.stones[1], self.gaps],
+    fn datagen_variant(options: &DatagenOptions) -> AtaxxVariant {
+        AtaxxVariant {
+            net: options.net.clone(),
+        }
+    }
+
+    /// Every position after [`SKIP_PLIES`].
+    fn is_sample(&self, ply: usize) -> bool {
+        ply >= SKIP_PLIES
+    }
+
+    /// A bullet `AtaxxBoard` with the score and result from the first player's view.
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>) {
+        let second = self.side_to_move() == Player::Second;
+        let first_score = if second { -score } else { score };
+        let (halfmoves, fullmoves) = self.clocks();
+        let [x, o] = self.stones();
+        let record = AtaxxBoard::from_raw(
+            [x, o, self.gaps()],
             first_score,
             first_result as f32,
-            self.second,
-            self.fullmoves.min(u32::from(u16::MAX)) as u16,
-            self.halfmoves.min(255) as u8,
-        )
-    }
-}
-
-/// Plays game number `index` with `pool` (cleared first) at `options.nodes` per move.
-pub fn play_game(
-    index: usize,
-    book: &[Vec<String>],
-    options: &DatagenOptions,
-    pool: &mut ThreadPool<Ataxx>,
-) -> GameOutput {
-    let variant = AtaxxVariant {
-        net: options.net.clone(),
-    };
-    let mut game: Ataxx = selfplay::opening_of(&variant, index, book, options);
-    pool.new_game();
-    let limits = Limits::nodes(options.nodes.max(1));
-    let mut samples = Vec::new();
-    let mut plies = 0;
-    let result = loop {
-        if let Some(end) = game.game_end() {
-            break selfplay::first_player_score(end.result);
-        }
-        if plies >= MAX_PLIES {
-            break 0.5;
-        }
-        let search = pool.search(&game, &limits, &[]);
-        let Some(best) = search.best else {
-            break 0.5;
-        };
-        if let Some(score) = selfplay::mate_first_player_score(game.side_to_move(), search.score) {
-            break score;
-        }
-        if plies >= SKIP_PLIES {
-            samples.push(Sample {
-                stones: game.stones(),
-                gaps: game.gaps(),
-                second: game.side_to_move() == Player::Second,
-                score: search.score,
-                fullmoves: game.clocks().1,
-                halfmoves: game.clocks().0,
-            });
-        }
-        game.make_move(best);
-        plies += 1;
-    };
-    let records: Vec<AtaxxBoard> = samples.iter().map(|s| s.record(result)).collect();
-    GameOutput {
-        bytes: AtaxxBoard::as_bytes_slice(&records).to_vec(),
-        positions: records.len(),
-        result,
+            second,
+            fullmoves.min(u32::from(u16::MAX)) as u16,
+            halfmoves.min(255) as u8,
+        );
+        out.extend_from_slice(AtaxxBoard::as_bytes_slice(&[record]));
     }
 }
 
 impl SelfPlay for Ataxx {
-    /// [`play_game`] (bullet records only).
+    /// The one self-play loop ([`selfplay::record_played_game`]), as bullet records or game
+    /// records.
     fn record_game(
         index: usize,
         book: &[Vec<String>],
         options: &DatagenOptions,
         pool: &mut ThreadPool<Ataxx>,
     ) -> GameOutput {
-        play_game(index, book, options, pool)
+        selfplay::record_played_game(index, book, options, pool)
     }
 }
 

@@ -22,7 +22,7 @@ use crate::TrainingSupport;
 impl TrainingSupport for Ataxx {
     type Record = AtaxxBoard;
     const RECORD_BYTES: usize = 32;
-    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet];
+    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
 
     fn decode(bytes: &[u8]) -> Vec<AtaxxBoard> {
         decode_records(bytes)

@@ -94,7 +94,8 @@ impl GameRecord {
     pub fn encode(&self, format: DataFormat) -> Vec<u8> {
         match format {
             DataFormat::Text => self.lines().into_bytes(),
-            DataFormat::Bullet => encode_bullet(&self.bullet_records()),
+            // Chess's FORMATS leave game records out (`datagen` refuses them first).
+            DataFormat::Bullet | DataFormat::Records => encode_bullet(&self.bullet_records()),
         }
     }
 }

@@ -12,84 +12,56 @@
 //! never evaluates such a position statically).
 
 use crate::gomoku::GomokuRecord;
-use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay};
-use cutoff::games::gomoku::nnue::{NetRef, Stones};
+use crate::selfplay::{self, DatagenOptions, GameOutput, SelfPlay, SelfPlayHooks};
+use cutoff::games::gomoku::nnue::NetRef;
 use cutoff::games::gomoku::{Gomoku, GomokuVariant};
 use cutoff::games::EvalNet;
-use cutoff::search::{Limits, Player, Rules, SearchHooks, ThreadPool};
+use cutoff::search::{Player, Rules, SearchHooks, ThreadPool};
 
-/// A position and its score from the side to move's view, before the result is known.
-struct Sample {
-    /// The side to move's stones, then the other's.
-    stones: Stones,
-    second: bool,
-    score: i32,
-}
+impl SelfPlayHooks for Gomoku {
+    const RECORD_NAME: &'static str = "gomoku";
 
-/// Plays game number `index` with `pool` (cleared first) at `options.nodes` per move.
-pub fn play_game(
-    index: usize,
-    book: &[Vec<String>],
-    options: &DatagenOptions,
-    pool: &mut ThreadPool<Gomoku>,
-) -> GameOutput {
-    let variant = GomokuVariant {
-        net: options
-            .net
-            .as_ref()
-            .and_then(|net| NetRef::of(&(net.clone() as EvalNet))),
-        ..GomokuVariant::FREESTYLE15
-    };
-    let mut game: Gomoku = selfplay::opening_of(&variant, index, book, options);
-    pool.new_game();
-    let limits = Limits::nodes(options.nodes.max(1));
-    let mut samples = Vec::new();
-    let result = loop {
-        if let Some(end) = game.game_end() {
-            break selfplay::first_player_score(end.result);
+    /// 15x15 freestyle, evaluated by `options.net` when it is a gomoku net.
+    fn datagen_variant(options: &DatagenOptions) -> GomokuVariant {
+        GomokuVariant {
+            net: options
+                .net
+                .as_ref()
+                .and_then(|net| NetRef::of(&(net.clone() as EvalNet))),
+            ..GomokuVariant::FREESTYLE15
         }
-        let search = pool.search(&game, &limits, &[]);
-        let Some(best) = search.best else {
-            break 0.5;
-        };
-        if let Some(score) = selfplay::mate_first_player_score(game.side_to_move(), search.score) {
-            break score;
-        }
-        if !game.in_check() {
-            let second = game.side_to_move() == Player::Second;
-            let [x, o] = game.stones15().expect("a 15x15 board");
-            samples.push(Sample {
-                stones: if second { [o, x] } else { [x, o] },
-                second,
-                score: search.score,
-            });
-        }
-        game.make_move(best);
-    };
-    let mut bytes = Vec::with_capacity(samples.len() * crate::gomoku::RECORD_BYTES);
-    for sample in &samples {
-        let stm_result = if sample.second { 1.0 - result } else { result };
-        let score = sample.score.clamp(-32_000, 32_000) as i16;
-        bytes.extend_from_slice(
-            &GomokuRecord::new(sample.stones, score, stm_result as f32).to_bytes(),
-        );
     }
-    GameOutput {
-        bytes,
-        positions: samples.len(),
-        result,
+
+    /// Every position whose side to move is not facing a four.
+    fn is_sample(&self, _ply: usize) -> bool {
+        !self.in_check()
+    }
+
+    /// A [`GomokuRecord`]: the side to move's stones first, the score and result from its
+    /// view.
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>) {
+        let second = self.side_to_move() == Player::Second;
+        let [x, o] = self.stones15().expect("a 15x15 board");
+        let stones = if second { [o, x] } else { [x, o] };
+        let result = if second {
+            1.0 - first_result
+        } else {
+            first_result
+        };
+        out.extend_from_slice(&GomokuRecord::new(stones, score, result as f32).to_bytes());
     }
 }
 
 impl SelfPlay for Gomoku {
-    /// [`play_game`] (records only).
+    /// The one self-play loop ([`selfplay::record_played_game`]), as gomoku records or
+    /// game records.
     fn record_game(
         index: usize,
         book: &[Vec<String>],
         options: &DatagenOptions,
         pool: &mut ThreadPool<Gomoku>,
     ) -> GameOutput {
-        play_game(index, book, options, pool)
+        selfplay::record_played_game(index, book, options, pool)
     }
 }
 

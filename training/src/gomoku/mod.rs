@@ -204,7 +204,7 @@ pub fn cell_image(cell: usize, symmetry: usize) -> usize {
 impl TrainingSupport for Gomoku {
     type Record = GomokuRecord;
     const RECORD_BYTES: usize = RECORD_BYTES;
-    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet];
+    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
 
     fn decode(bytes: &[u8]) -> Vec<GomokuRecord> {
         decode_records(bytes)

@@ -51,6 +51,9 @@ pub mod mnk;
 pub mod registry;
 pub mod setup;
 
+#[cfg(test)]
+mod truth_tests;
+
 pub use registry::{
     net_error, BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
     ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption, VariantOptionKind,

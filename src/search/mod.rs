@@ -29,6 +29,9 @@ pub mod searcher;
 pub mod threads;
 pub mod tt;
 
+#[cfg(test)]
+mod equivalence_tests;
+
 pub use events::{SearchEvent, SearchInfo, SearchResult};
 pub use exact::ExactSearch;
 pub use features::{SearchFeatures, SearchStats};

@@ -25,6 +25,9 @@ pub mod replies;
 pub mod solver;
 pub mod test_sets;
 
+#[cfg(test)]
+mod play_tests;
+
 use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 use crate::rng::mix64;

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use cutoff::games::connect4::solver::Connect4Solver;
-use cutoff::games::connect4::{book, replies, Connect4};
-use cutoff::search::{ExactHooks, ExactSearch, Limits, MoveList, Outcome, Rules, ThreadPool};
+use crate::games::connect4::solver::Connect4Solver;
+use crate::games::connect4::{book, replies, Connect4};
+use crate::search::{ExactHooks, ExactSearch, Limits, MoveList, Outcome, Rules, ThreadPool};
 
 /// The class (1 win, 0 draw, -1 loss) of `game` for the side to move, if the solver finds
 /// it within `budget` nodes; a finished game by its outcome.

@@ -1,7 +1,8 @@
-//! `cutoff data`: tools on a game's bullet training records: `shuffle` interleaves several
-//! files (datagen chunks) into one file in a seeded random order, so that a trainer reading
-//! it in order sees the games mixed (any game with a [`TrainingSupport`], whose record size
-//! it uses); `convert` turns chess datagen's text format (`FEN;result`, no score) into
+//! `cutoff data`: tools on a game's training data: `shuffle` interleaves several files
+//! (datagen chunks, or the store's game records replayed and filtered) into one file of the
+//! trainer's records in a seeded random order (any game with a [`TrainingSupport`], whose
+//! record size it uses); `stats` reports on store files (games, results by colour, plies,
+//! scores, duplicates, damaged blocks); `convert` turns chess datagen's text format (`FEN;result`, no score) into
 //! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`).
 //!
 //! [`TrainingSupport`]: crate::TrainingSupport
@@ -9,7 +10,9 @@
 use clap::{Args, Subcommand};
 
 use crate::chess::{cli::chess_only, datagen, records};
-use crate::training_of;
+use crate::store::{expand, StoreFilter};
+use crate::train::read_inputs;
+use crate::{training_of, Trained};
 use cutoff::games::GameKind;
 // The records in a random order that depends only on the seed (Fisher-Yates), as the
 // match runner shuffles its openings.
@@ -29,7 +32,7 @@ pub enum DataAction {
     /// Reads every record of the files (whole, into memory) and writes them all to OUT in
     /// a random order that depends only on the seed.
     Shuffle {
-        /// The record files.
+        /// The record files, or store files (`.cgr`) and directories of them (replayed).
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<String>,
         /// The shuffled file (overwritten).
@@ -46,6 +49,16 @@ pub enum DataAction {
         /// positions the search never evaluates statically.
         #[arg(long)]
         skip_in_check: bool,
+        /// Which positions of store files are written.
+        #[command(flatten)]
+        store: StoreFilter,
+    },
+    /// Reads store files (`.cgr`, or directories of them) and reports their games,
+    /// results by colour, plies, scores, duplicate positions and damaged blocks.
+    Stats {
+        /// The store files or directories.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
     },
     /// Converts chess datagen's text lines `FEN;result` into records with score 0.
     Convert {
@@ -77,44 +90,35 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
             seed,
             symmetries,
             skip_in_check,
+            store,
         } => {
             let training = training_of(game, "data shuffle")?;
-            let images = if *symmetries {
-                match training.symmetries() {
-                    1 => {
-                        return Err(format!(
-                            "data shuffle --symmetries: {game} has no board symmetry"
-                        ))
-                    }
-                    count => count,
+            let images = match (*symmetries, training.symmetries()) {
+                (false, _) => 1,
+                (true, 1) => {
+                    return Err(format!(
+                        "data shuffle --symmetries: {game} has no board symmetry"
+                    ))
                 }
-            } else {
-                1
+                (true, count) => count,
             };
+            let flat = gather(data, training, store, images, *skip_in_check)?;
             let size = training.record_bytes();
-            let mut flat = Vec::new();
-            for path in data {
-                let bytes = read(path)?;
-                training.check(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let (mut found, left) = split_records(&bytes, size);
-                if left > 0 {
-                    log::warn!("{path}: a partial record of {left} bytes at the end is left out");
-                }
-                if *skip_in_check {
-                    let count = found.len();
-                    found.retain(|record| !training.record_in_check(record));
-                    log::info!("{path}: {} records in check left out", count - found.len());
-                }
-                for record in found {
-                    for symmetry in 0..images {
-                        training.push_image(record, symmetry, &mut flat);
-                    }
-                }
-            }
             let mut all: Vec<&[u8]> = flat.chunks_exact(size).collect();
             shuffle(&mut all, *seed);
             let count = all.len();
             (all.concat(), out, count)
+        }
+        DataAction::Stats { data } => {
+            let training = training_of(game, "data stats")?;
+            let files = expand(data)?;
+            let dedup = StoreFilter {
+                dedup: true,
+                ..StoreFilter::default()
+            };
+            let stats = training.read_store(&files, &dedup, false, &mut Vec::new())?;
+            println!("{}", stats.report());
+            return Ok(());
         }
         DataAction::Convert { text, out } => {
             chess_only(game, "data convert reads chess positions")?;
@@ -126,6 +130,40 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("{count} records written to {out}");
     Ok(())
+}
+
+/// The records of the files `data` (store files replayed through `store`), each checked,
+/// with those in check left out if `skip_in_check`, each followed by its images under the
+/// first `images` symmetries.
+fn gather(
+    data: &[String],
+    training: &dyn Trained,
+    store: &StoreFilter,
+    images: usize,
+    skip_in_check: bool,
+) -> Result<Vec<u8>, String> {
+    let size = training.record_bytes();
+    let mut flat = Vec::new();
+    for file in expand(data)? {
+        let path = file.display().to_string();
+        let bytes = read_inputs(std::slice::from_ref(&file), training, store, false)?;
+        training.check(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let (mut found, left) = split_records(&bytes, size);
+        if left > 0 {
+            log::warn!("{path}: a partial record of {left} bytes at the end is left out");
+        }
+        if skip_in_check {
+            let count = found.len();
+            found.retain(|record| !training.record_in_check(record));
+            log::info!("{path}: {} records in check left out", count - found.len());
+        }
+        for record in found {
+            for symmetry in 0..images {
+                training.push_image(record, symmetry, &mut flat);
+            }
+        }
+    }
+    Ok(flat)
 }
 
 /// The whole records of `size` bytes in `bytes` (a trailing partial record is left out)
@@ -185,6 +223,7 @@ mod tests {
             seed: 1,
             symmetries: false,
             skip_in_check: false,
+            store: StoreFilter::default(),
         };
         let chess = cutoff::games::find("chess").unwrap();
         let error = run_data(&action, chess).unwrap_err();
@@ -215,6 +254,7 @@ mod tests {
             seed: 1,
             symmetries: false,
             skip_in_check,
+            store: StoreFilter::default(),
         };
         let gomoku = cutoff::games::find("gomoku").unwrap();
         run_data(&action(false), gomoku).unwrap();
@@ -242,6 +282,7 @@ mod tests {
             seed: 1,
             symmetries,
             skip_in_check: false,
+            store: StoreFilter::default(),
         };
         let ataxx = cutoff::games::find("ataxx").unwrap();
         run_data(&action(true), ataxx).unwrap();

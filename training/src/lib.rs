@@ -24,6 +24,7 @@ pub mod datagen;
 pub mod gomoku;
 pub mod records;
 pub mod selfplay;
+pub mod store;
 pub mod support;
 pub mod train;
 pub mod trainer;

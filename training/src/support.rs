@@ -5,6 +5,7 @@
 
 use std::io::Write;
 use std::marker::PhantomData;
+use std::path::PathBuf;
 
 use cutoff::games::ataxx::Ataxx;
 use cutoff::games::chess::Chess;
@@ -12,7 +13,8 @@ use cutoff::games::gomoku::Gomoku;
 use cutoff::games::{self, GameKind};
 use cutoff::nnue::FeatureSet;
 
-use crate::selfplay::{self, DataFormat, DatagenOptions, DatagenSummary, SelfPlay};
+use crate::selfplay::{self, DataFormat, DatagenOptions, DatagenSummary, SelfPlay, SelfPlayHooks};
+use crate::store::{self, StoreFilter, StoreStats};
 use crate::trainer::{self, EpochReport, TrainResult, TrainSettings, TrainingRecord};
 
 /// A game whose learned evaluation is trained on its own games (`cutoff datagen`, `train`,
@@ -57,6 +59,47 @@ where
     fn record_in_check(_record: &[u8]) -> bool {
         false
     }
+
+    /// Reads the store's game-record files `files` and appends the training records of
+    /// the positions `filter` keeps to `out`, with their images under the board's
+    /// symmetries if `symmetries` ([`store::read_store`]). By default an error: the game
+    /// keeps no game records (chess's games are to be stored in viriformat).
+    fn read_store(
+        _files: &[PathBuf],
+        _filter: &StoreFilter,
+        _symmetries: bool,
+        _out: &mut Vec<u8>,
+    ) -> Result<StoreStats, String> {
+        Err("this game's self-play is not kept as game records".to_string())
+    }
+}
+
+/// [`TrainingSupport::read_store`] of a game with [`SelfPlayHooks`], replaying its games in
+/// `variant` (one without a net: replaying evaluates nothing).
+pub fn read_store_of<G: TrainingSupport + SelfPlayHooks>(
+    variant: &G::Variant,
+    files: &[PathBuf],
+    filter: &StoreFilter,
+    symmetries: bool,
+    out: &mut Vec<u8>,
+) -> Result<StoreStats, String>
+where
+    G::Variant: Default,
+{
+    let images = if symmetries {
+        (
+            G::SYMMETRIES,
+            G::push_image as fn(&[u8], usize, &mut Vec<u8>),
+        )
+    } else {
+        (1, copy as fn(&[u8], usize, &mut Vec<u8>))
+    };
+    store::read_store::<G>(variant, files, filter, images, G::RECORD_BYTES, out)
+}
+
+/// A record as it is (the identity alone).
+fn copy(record: &[u8], _symmetry: usize, out: &mut Vec<u8>) {
+    out.extend_from_slice(record);
 }
 
 /// The registered games that train a net, one line each; any other is refused by
@@ -106,6 +149,14 @@ pub trait Trained: Sync {
     /// Decodes its records (whole ones) and refuses the first that cannot be one of its
     /// positions (`data shuffle` checks its input with it).
     fn check(&self, records: &[u8]) -> Result<(), String>;
+    /// Reads store files into its training records ([`TrainingSupport::read_store`]).
+    fn read_store(
+        &self,
+        files: &[PathBuf],
+        filter: &StoreFilter,
+        symmetries: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<StoreStats, String>;
 }
 
 /// The [`Trained`] of the game `G`.
@@ -170,6 +221,16 @@ where
 
     fn check(&self, records: &[u8]) -> Result<(), String> {
         trainer::check_positions(&G::decode(records))
+    }
+
+    fn read_store(
+        &self,
+        files: &[PathBuf],
+        filter: &StoreFilter,
+        symmetries: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<StoreStats, String> {
+        G::read_store(files, filter, symmetries, out)
     }
 }
 

@@ -2,26 +2,38 @@
 //! through its [`Trained::train`], reporting each
 //! epoch on stdout.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::records;
+use crate::store::{expand, StoreFilter};
 use crate::trainer::TrainSettings;
 use crate::training_of;
 use crate::Trained;
 use cutoff::games::GameKind;
 
-/// `cutoff train`: trains an NNUE network of `--game`'s feature set on bullet records
+/// `cutoff train`: trains an NNUE network of `--game`'s feature set on its records: the
+/// store's game-record files (`data/<game>/`, replayed) or the trainer's record files
 /// (`ChessBoard` for chess, `AtaxxBoard` for Ataxx).
 #[derive(Args, Clone, Debug)]
 pub struct TrainArgs {
-    /// The record files, read whole into memory (32 bytes a position).
+    /// The data: store files (`.cgr`) and directories of them, or record files, read whole
+    /// into memory.
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<String>,
-    /// Record files held out for the validation loss in place of the last `--validation`
-    /// fraction of `--data`: other games than the training's give an honest loss.
+    /// Data held out for the validation loss in place of the last `--validation` fraction
+    /// of `--data` (files named here are left out of `--data`'s directories): other games
+    /// than the training's give an honest loss.
     #[arg(long, num_args = 1..)]
     pub validation_data: Vec<String>,
+    /// Which positions of store files are trained on.
+    #[command(flatten)]
+    pub store: StoreFilter,
+    /// Store files: also train on each position's images under the board's symmetries
+    /// (Ataxx and gomoku: the 8 of the square).
+    #[arg(long)]
+    pub symmetries: bool,
     /// Write the trained net here.
     #[arg(long)]
     pub out: String,
@@ -35,10 +47,63 @@ impl TrainArgs {
     pub fn run(&self, game: GameKind) -> Result<(), String> {
         let training = training_of(game, "train")?;
         crate::check_output_path(&self.out)?;
-        let records = read_records(&self.data, training.record_bytes())?;
-        let validation = read_records(&self.validation_data, training.record_bytes())?;
+        let held_out = expand(&self.validation_data)?;
+        let files: Vec<PathBuf> = expand(&self.data)?
+            .into_iter()
+            .filter(|file| !held_out.contains(file))
+            .collect();
+        let records = read_inputs(&files, training, &self.store, self.symmetries)?;
+        // The held-out positions as they are: no images, every copy.
+        let validation = read_inputs(&held_out, training, &StoreFilter::default(), false)?;
         run_train(&records, &validation, training, &self.out, &self.settings)
     }
+}
+
+/// The training records of `files`, in order: a store file replayed through `filter`
+/// (with each position's images if `symmetries`; its damaged blocks reported as warnings,
+/// the rest used), any other file read as the game's records.
+pub(crate) fn read_inputs(
+    files: &[PathBuf],
+    training: &dyn Trained,
+    filter: &StoreFilter,
+    symmetries: bool,
+) -> Result<Vec<u8>, String> {
+    let mut records = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let head = read_head(file)?;
+        if !records::is_game_records(&head) {
+            records.extend(read_records(
+                std::slice::from_ref(&name),
+                training.record_bytes(),
+            )?);
+            continue;
+        }
+        let before = records.len();
+        let stats =
+            training.read_store(std::slice::from_ref(file), filter, symmetries, &mut records)?;
+        for error in &stats.errors {
+            eprintln!("warning: {error}");
+        }
+        println!(
+            "{name}: {} games, {} positions kept of {}, {} records",
+            stats.games,
+            stats.kept,
+            stats.samples,
+            (records.len() - before) / training.record_bytes()
+        );
+    }
+    Ok(records)
+}
+
+/// The first bytes of `file` (enough to tell a store file).
+fn read_head(file: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4);
+    std::fs::File::open(file)
+        .and_then(|f| f.take(4).read_to_end(&mut head))
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    Ok(head)
 }
 
 /// The whole records (of `size` bytes) of the files `data`, one after the other (a

@@ -10,10 +10,14 @@ use bulletformat::AtaxxBoard;
 use cutoff::games::ataxx::nnue::{
     active, gap_feature, output_bucket, ATAXX147, CELLS, FEATURE_SETS,
 };
-use cutoff::games::ataxx::Ataxx;
+use std::path::PathBuf;
+
+use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
 use cutoff::nnue::FeatureSet;
 
 use crate::selfplay::DataFormat;
+use crate::store::{StoreFilter, StoreStats};
+use crate::support::read_store_of;
 use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
@@ -29,6 +33,21 @@ impl TrainingSupport for Ataxx {
     }
 
     const SYMMETRIES: usize = 8;
+
+    fn read_store(
+        files: &[PathBuf],
+        filter: &StoreFilter,
+        symmetries: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<StoreStats, String> {
+        read_store_of::<Ataxx>(
+            &AtaxxVariant::hand_crafted(),
+            files,
+            filter,
+            symmetries,
+            out,
+        )
+    }
 
     fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
         let start = out.len();

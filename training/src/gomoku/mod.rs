@@ -22,11 +22,15 @@ use bulletformat::BulletFormat;
 use cutoff::games::gomoku::nnue::{
     active_pairs, has_four, output_bucket, Stones, CELLS, FEATURE_SETS, PCODE, SIZE,
 };
-use cutoff::games::gomoku::Gomoku;
+use std::path::PathBuf;
+
+use cutoff::games::gomoku::{Gomoku, GomokuVariant};
 use cutoff::games::GameKind;
 use cutoff::nnue::FeatureSet;
 
 use crate::selfplay::DataFormat;
+use crate::store::{StoreFilter, StoreStats};
+use crate::support::read_store_of;
 use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
@@ -215,6 +219,15 @@ impl TrainingSupport for Gomoku {
     }
 
     const SYMMETRIES: usize = 8;
+
+    fn read_store(
+        files: &[PathBuf],
+        filter: &StoreFilter,
+        symmetries: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<StoreStats, String> {
+        read_store_of::<Gomoku>(&GomokuVariant::FREESTYLE15, files, filter, symmetries, out)
+    }
 
     fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
         let mut image = GomokuRecord::from_bytes(record.try_into().expect("72 bytes"));

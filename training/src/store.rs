@@ -1,0 +1,322 @@
+//! The self-play store: game-record files ([`crate::records`]) under `data/<game>/`, listed
+//! in `data/MANIFEST.tsv`, read straight into the trainer's records. [`read_store`] expands
+//! directories to their `.cgr` files, decodes each (a damaged block is reported with the
+//! file and offset, and the rest is used), replays every game and keeps the positions that
+//! pass a [`StoreFilter`], with their images under the board's symmetries on request.
+//! Nothing here writes to the store.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::records::{self, GameRecord};
+use crate::selfplay::SelfPlayHooks;
+
+/// The extension of game-record files.
+pub const EXTENSION: &str = "cgr";
+
+/// Which positions of the store become training records.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreFilter {
+    /// Store files: leave out the first N plies of each game (after the opening it was
+    /// played from).
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: usize,
+    /// Store files: leave out positions whose search score is beyond +-N.
+    #[arg(long)]
+    pub max_score: Option<i16>,
+    /// Store files: keep one copy of each position (by the game's hash), the first read.
+    #[arg(long)]
+    pub dedup: bool,
+}
+
+/// What reading store files found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoreStats {
+    /// Files read.
+    pub files: usize,
+    /// Games decoded.
+    pub games: usize,
+    /// Moves of those games.
+    pub moves: usize,
+    /// Games won by the first player, drawn, won by the second.
+    pub results: [usize; 3],
+    /// The shortest and the longest game, in plies.
+    pub plies: (usize, usize),
+    /// Positions the game's self-play counts as training positions.
+    pub samples: usize,
+    /// Of those, left out as duplicates of a position read before.
+    pub duplicates: usize,
+    /// Left out because their score is beyond `--max-score`.
+    pub beyond_score: usize,
+    /// Left out as opening plies.
+    pub opening: usize,
+    /// Positions kept (before images).
+    pub kept: usize,
+    /// Sum of the kept positions' absolute scores.
+    pub abs_score_sum: u64,
+    /// The damaged parts of files, one line each (file, offset, what).
+    pub errors: Vec<String>,
+}
+
+impl StoreStats {
+    /// The report `data stats` prints.
+    pub fn report(&self) -> String {
+        let games = self.games.max(1) as f64;
+        let [first, draws, second] = self.results;
+        let mut lines = vec![
+            format!(
+                "{} files, {} games, {} moves ({:.1} plies a game, {} to {})",
+                self.files,
+                self.games,
+                self.moves,
+                self.moves as f64 / games,
+                self.plies.0,
+                self.plies.1
+            ),
+            format!(
+                "results: first player {first} ({:.1}%), draws {draws} ({:.1}%), second player {second} ({:.1}%)",
+                100.0 * first as f64 / games,
+                100.0 * draws as f64 / games,
+                100.0 * second as f64 / games
+            ),
+            format!(
+                "training positions: {} of {} kept ({} duplicates, {} beyond the score bound, {} opening plies left out), mean |score| {:.0}",
+                self.kept,
+                self.samples,
+                self.duplicates,
+                self.beyond_score,
+                self.opening,
+                self.abs_score_sum as f64 / self.kept.max(1) as f64
+            ),
+        ];
+        lines.extend(self.errors.iter().map(|e| format!("damaged: {e}")));
+        lines.join("\n")
+    }
+}
+
+/// The files named by `paths`: a directory stands for its `.cgr` files in name order.
+pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        let path = Path::new(path);
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!("{} holds no .{EXTENSION} file", path.display()));
+            }
+            files.extend(found);
+        } else {
+            files.push(path.to_path_buf());
+        }
+    }
+    Ok(files)
+}
+
+/// Reads the store files `files` of `G` (registry name `G::RECORD_NAME`) and appends the
+/// training records of the positions `filter` keeps to `out`, each with its images under
+/// the board's symmetries when `images` is (`SYMMETRIES`, `push_image`) of the game, or as
+/// it is when it is (1, a copy). A file that cannot be read is an error; a
+/// damaged block or a game that does not replay is counted in the stats' errors, and the
+/// rest is used.
+pub fn read_store<G: SelfPlayHooks>(
+    variant: &G::Variant,
+    files: &[PathBuf],
+    filter: &StoreFilter,
+    images: (usize, fn(&[u8], usize, &mut Vec<u8>)),
+    record_bytes: usize,
+    out: &mut Vec<u8>,
+) -> Result<StoreStats, String> {
+    let mut stats = StoreStats {
+        plies: (usize::MAX, 0),
+        ..StoreStats::default()
+    };
+    let mut seen = HashSet::new();
+    let mut one = Vec::with_capacity(record_bytes);
+    for file in files {
+        let name = file.display().to_string();
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let decoded = records::read_games(&bytes, &name, Some(G::RECORD_NAME));
+        stats.files += 1;
+        stats.errors.extend(decoded.errors);
+        for (index, game) in decoded.games.iter().enumerate() {
+            count_game(&mut stats, game);
+            let result = game.first_player_score();
+            let replayed = records::replay::<G>(variant, game, &mut |position, ply, score| {
+                if !position.is_sample(ply) {
+                    return;
+                }
+                stats.samples += 1;
+                if ply < filter.skip_plies {
+                    stats.opening += 1;
+                } else if filter
+                    .max_score
+                    .is_some_and(|bound| score.unsigned_abs() > bound.unsigned_abs())
+                {
+                    stats.beyond_score += 1;
+                } else if filter.dedup && !seen.insert(position.hash()) {
+                    stats.duplicates += 1;
+                } else {
+                    stats.kept += 1;
+                    stats.abs_score_sum += u64::from(score.unsigned_abs());
+                    one.clear();
+                    position.push_training_record(score, result, &mut one);
+                    for symmetry in 0..images.0 {
+                        (images.1)(&one, symmetry, out);
+                    }
+                }
+            });
+            if let Err(error) = replayed {
+                stats.errors.push(format!("{name}: game {index}: {error}"));
+            }
+        }
+    }
+    if stats.games == 0 {
+        stats.plies = (0, 0);
+    }
+    Ok(stats)
+}
+
+/// Counts `game` in the totals.
+fn count_game(stats: &mut StoreStats, game: &GameRecord) {
+    stats.games += 1;
+    stats.moves += game.moves.len();
+    stats.results[2 - usize::from(game.result.min(2))] += 1;
+    stats.plies.0 = stats.plies.0.min(game.moves.len());
+    stats.plies.1 = stats.plies.1.max(game.moves.len());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{encode_block, RecordedMove};
+    use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
+    use cutoff::search::{MoveList, Rules, SearchHooks};
+
+    /// A store file of `count` short Ataxx games: each plays its moves in generation order
+    /// from the start (so every game is the same), scores 10 a ply.
+    fn store_file(count: usize, plies: usize) -> Vec<u8> {
+        let mut raw = Vec::new();
+        for index in 0..count {
+            let mut game = Ataxx::start(&AtaxxVariant::hand_crafted());
+            let start = game.to_fen();
+            let mut moves = Vec::new();
+            for ply in 0..plies {
+                let mut list = MoveList::new();
+                game.generate_moves(&mut list);
+                moves.push(RecordedMove {
+                    code: Ataxx::encode_move(list[0]),
+                    score: 10 * ply as i16,
+                });
+                game.make_move(list[0]);
+            }
+            let record = GameRecord {
+                game: "ataxx".into(),
+                start,
+                moves,
+                result: (index % 3) as u8,
+            };
+            record.encode(&mut raw).unwrap();
+        }
+        encode_block(&raw, count).unwrap()
+    }
+
+    fn identity(record: &[u8], _: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(record);
+    }
+
+    fn twice(record: &[u8], _: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(record);
+    }
+
+    #[test]
+    fn filters_count_what_they_leave_out() {
+        let dir = std::env::temp_dir().join(format!("cutoff-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.cgr"), store_file(3, 12)).unwrap();
+        std::fs::write(dir.join("notes.txt"), "not a store file").unwrap();
+        let files = expand(&[dir.display().to_string()]).unwrap();
+        assert_eq!(files, vec![dir.join("a.cgr")]);
+        let read = |filter: &StoreFilter, symmetries: bool| {
+            let mut out = Vec::new();
+            let variant = AtaxxVariant::hand_crafted();
+            let images = if symmetries {
+                (8, twice as fn(&[u8], usize, &mut Vec<u8>))
+            } else {
+                (1, identity as fn(&[u8], usize, &mut Vec<u8>))
+            };
+            let stats = read_store::<Ataxx>(&variant, &files, filter, images, 32, &mut out);
+            (stats.unwrap(), out.len() / 32)
+        };
+        // Ataxx leaves out the first two plies: 10 samples a game.
+        let (all, records) = read(&StoreFilter::default(), false);
+        assert_eq!(
+            (all.games, all.moves, all.samples, all.kept, records),
+            (3, 36, 30, 30, 30)
+        );
+        assert_eq!(all.results, [1, 1, 1]);
+        assert_eq!(all.plies, (12, 12));
+        let (dedup, records) = read(
+            &StoreFilter {
+                dedup: true,
+                ..Default::default()
+            },
+            false,
+        );
+        assert_eq!((dedup.kept, dedup.duplicates, records), (10, 20, 10));
+        let (bounded, _) = read(
+            &StoreFilter {
+                max_score: Some(50),
+                skip_plies: 4,
+                ..Default::default()
+            },
+            false,
+        );
+        // Plies 2-3 are opening plies; of 4..11, scores 60..110 are beyond 50.
+        assert_eq!(
+            (bounded.opening, bounded.beyond_score, bounded.kept),
+            (6, 18, 6)
+        );
+        let (_, images) = read(&StoreFilter::default(), true);
+        assert_eq!(images, 8 * 30);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_file_is_reported_and_the_others_used() {
+        let dir = std::env::temp_dir().join(format!("cutoff-damaged-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = store_file(2, 8);
+        let mut bad = store_file(2, 8);
+        let last = bad.len() - 3;
+        bad[last] ^= 0xff;
+        std::fs::write(dir.join("1.cgr"), &bad).unwrap();
+        std::fs::write(dir.join("2.cgr"), &good).unwrap();
+        let files = expand(&[dir.display().to_string()]).unwrap();
+        let mut out = Vec::new();
+        let stats = read_store::<Ataxx>(
+            &AtaxxVariant::hand_crafted(),
+            &files,
+            &StoreFilter::default(),
+            (1, identity),
+            32,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(stats.games, 2);
+        assert_eq!(stats.errors.len(), 1, "{:?}", stats.errors);
+        assert!(
+            stats.errors[0].contains("1.cgr: offset 0:"),
+            "{}",
+            stats.errors[0]
+        );
+        assert!(stats.report().contains("damaged: "), "{}", stats.report());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

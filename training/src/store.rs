@@ -13,6 +13,9 @@ use clap::Args;
 use crate::records::{self, GameRecord};
 use crate::selfplay::SelfPlayHooks;
 
+/// Appends a record's image under one symmetry (`TrainingSupport::push_image`).
+pub type ImageFn = fn(&[u8], usize, &mut Vec<u8>);
+
 /// The extension of game-record files.
 pub const EXTENSION: &str = "cgr";
 
@@ -129,7 +132,7 @@ pub fn read_store<G: SelfPlayHooks>(
     variant: &G::Variant,
     files: &[PathBuf],
     filter: &StoreFilter,
-    images: (usize, fn(&[u8], usize, &mut Vec<u8>)),
+    images: (usize, ImageFn),
     record_bytes: usize,
     out: &mut Vec<u8>,
 ) -> Result<StoreStats, String> {
@@ -247,9 +250,9 @@ mod tests {
             let mut out = Vec::new();
             let variant = AtaxxVariant::hand_crafted();
             let images = if symmetries {
-                (8, twice as fn(&[u8], usize, &mut Vec<u8>))
+                (8, twice as ImageFn)
             } else {
-                (1, identity as fn(&[u8], usize, &mut Vec<u8>))
+                (1, identity as ImageFn)
             };
             let stats = read_store::<Ataxx>(&variant, &files, filter, images, 32, &mut out);
             (stats.unwrap(), out.len() / 32)

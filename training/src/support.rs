@@ -14,7 +14,7 @@ use cutoff::games::{self, GameKind};
 use cutoff::nnue::FeatureSet;
 
 use crate::selfplay::{self, DataFormat, DatagenOptions, DatagenSummary, SelfPlay, SelfPlayHooks};
-use crate::store::{self, StoreFilter, StoreStats};
+use crate::store::{self, ImageFn, StoreFilter, StoreStats};
 use crate::trainer::{self, EpochReport, TrainResult, TrainSettings, TrainingRecord};
 
 /// A game whose learned evaluation is trained on its own games (`cutoff datagen`, `train`,
@@ -92,7 +92,7 @@ where
             G::push_image as fn(&[u8], usize, &mut Vec<u8>),
         )
     } else {
-        (1, copy as fn(&[u8], usize, &mut Vec<u8>))
+        (1, copy as ImageFn)
     };
     store::read_store::<G>(variant, files, filter, images, G::RECORD_BYTES, out)
 }

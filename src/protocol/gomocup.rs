@@ -18,8 +18,9 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use super::command::{GoParams, PositionStart};
 use super::controller::Controller;
-use super::frontend::{FrontEnd, Reporter};
+use super::frontend::FrontEnd;
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
+use super::session::Reporter;
 use crate::games::{self, GameKind, VariantOption};
 use crate::search::{ScoreReport, SearchInfo};
 

@@ -33,9 +33,8 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("tictactoe"),
-        own_dialect: None,
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[

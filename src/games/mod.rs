@@ -52,9 +52,9 @@ pub mod registry;
 pub mod setup;
 
 pub use registry::{
-    net_error, BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
-    ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption, VariantOptionKind,
-    VariantSettings,
+    net_error, BenchPosition, DialectSetting, EvalNet, Evaluation, GameInfo, GameVisitor,
+    NetSupport, PieceMarks, ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption,
+    VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {

@@ -70,9 +70,9 @@ pub const INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: Some(nnue::NET_SUPPORT),
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("ataxx"),
         own_dialect: Some("uai"),
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[

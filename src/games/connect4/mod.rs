@@ -40,9 +40,8 @@ pub const INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("connect4"),
-        own_dialect: None,
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[

@@ -32,8 +32,8 @@ use pattern::{Pattern, PATTERNS, WALL_BITS};
 
 use super::grid::{self, Mark};
 use super::{
-    BenchPosition, Evaluation, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
-    VariantOptionKind, VariantSettings,
+    BenchPosition, DialectSetting, Evaluation, GameInfo, PieceMarks, ProtocolSettings,
+    ToolSettings, VariantOption, VariantOptionKind, VariantSettings,
 };
 use crate::search::game::{
     ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks, QUIET_HINT_LIMIT,
@@ -50,6 +50,18 @@ pub const INFO: GameInfo = GameInfo {
     protocol: ProtocolSettings {
         own_dialect: Some("gomocup"),
         variant_options: &[size_option(15), rule_option(FREESTYLE)],
+        dialect_settings: &[
+            DialectSetting {
+                setting: "size",
+                option: SIZE_OPTION,
+                values: &[],
+            },
+            DialectSetting {
+                setting: "rule",
+                option: RULE_OPTION,
+                values: &[("0", FREESTYLE), ("1", EXACT_FIVE)],
+            },
+        ],
         pgn_variant: Some("gomoku"),
     },
     tools: ToolSettings {
@@ -102,14 +114,14 @@ pub const STANDARD_INFO: GameInfo = GameInfo {
     ..INFO
 };
 
-/// The name of the `BoardSize` variant option (the Gomocup front end's `START N`).
-pub const SIZE_OPTION: &str = "BoardSize";
-/// The name of the `Rule` variant option (the Gomocup front end's `INFO rule`).
-pub const RULE_OPTION: &str = "Rule";
-/// The `Rule` value of five or more in a row.
-pub const FREESTYLE: &str = "freestyle";
-/// The `Rule` value of exactly five.
-pub const EXACT_FIVE: &str = "exact5";
+/// The name of the `BoardSize` variant option (the Gomocup's setting `size`, from `START N`).
+const SIZE_OPTION: &str = "BoardSize";
+/// The name of the `Rule` variant option (the Gomocup's setting `rule`, from `INFO rule`).
+const RULE_OPTION: &str = "Rule";
+/// The `Rule` value of five or more in a row (Gomocup rule 0).
+const FREESTYLE: &str = "freestyle";
+/// The `Rule` value of exactly five (Gomocup rule 1).
+const EXACT_FIVE: &str = "exact5";
 
 /// The `BoardSize` option of an entry whose board is `default` cells a side.
 const fn size_option(default: i64) -> VariantOption {

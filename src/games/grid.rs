@@ -429,7 +429,8 @@ mod tests {
         assert!(Ataxx::from_fen(&Default::default(), "x5o/7/7/7/7/7/o15x x 0 1").is_err());
         // m,n,k: gomoku's runs take two digits; tic-tac-toe's gaps are refused.
         let gomoku = format!("{}/7x7 o", vec!["15"; 14].join("/"));
-        let game = Mnk::from_fen(&MnkVariant::GOMOKU, &gomoku).unwrap();
+        let big = MnkVariant::new(15, 15, 5).unwrap();
+        let game = Mnk::from_fen(&big, &gomoku).unwrap();
         assert_eq!(game.to_fen(), gomoku);
         assert!(Mnk::from_fen(&MnkVariant::TICTACTOE, "3/-2/3 x").is_err());
         assert!(Mnk::from_fen(&MnkVariant::TICTACTOE, "3/4/3 x").is_err());

@@ -654,7 +654,7 @@ mod tests {
     fn a_tiny_budget_gives_no_value() {
         let mut solver = Solver::<Mnk>::new(1);
         solver.budget = Some(10);
-        let game = Mnk::start(&MnkVariant::GOMOKU);
+        let game = Mnk::start(&MnkVariant::new(15, 15, 5).unwrap());
         let solution = solver.solve(&game, false, &mut |_| {});
         assert_eq!(solution.value, None);
     }

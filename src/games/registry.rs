@@ -263,7 +263,7 @@ pub enum VariantOptionKind {
     },
 }
 
-/// A protocol option that chooses a game's variant ([`GameInfo::variant_options`]).
+/// A protocol option that chooses a game's variant ([`ProtocolSettings::variant_options`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct VariantOption {
     /// Its name in `setoption name ...` (compared without regard to case).
@@ -331,7 +331,7 @@ impl VariantOption {
 }
 
 /// Settings of the protocol that choose a variant (a game's own
-/// [`GameInfo::variant_options`]) and its evaluation (`EvalFile`, `UseNNUE`).
+/// [`ProtocolSettings::variant_options`]) and its evaluation (`EvalFile`, `UseNNUE`).
 #[derive(Clone, Debug, Default)]
 pub struct VariantSettings {
     /// Values of variant options, checked by [`VariantOption::check`], by option name as

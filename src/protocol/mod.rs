@@ -1,6 +1,6 @@
 //! The protocol layer: input lines in, search events out as lines. Layered without a
 //! circle, from the bottom: the protocol's words and values ([`dialect`], [`command`],
-//! [`format`], [`options`]), one game's [`session`] and the [`controller::Controller`]
+//! [`format`](mod@format), [`options`]), one game's [`session`] and the [`controller::Controller`]
 //! every front end shares; the front ends on top of them ([`frontend`] says what one is):
 //! the UCI family ([`uci`]; UCI, UGI and UAI differ only in the words of [`dialect`]) and
 //! the Gomocup protocol ([`gomocup`]); and above them all [`engine_loop`], the loop that

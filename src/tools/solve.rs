@@ -251,7 +251,7 @@ pub struct SolveOptions {
     /// Solve every position of this file: one FEN or move sequence per line.
     #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pub file: Option<String>,
-    /// Connect Four: the file is in Pascal Pons' format ("<columns> <score>"); verify
+    /// Connect Four: the file is in Pascal Pons' format (`<columns> <score>`); verify
     /// every score and report mean time, mean nodes and positions per second.
     #[arg(long, requires = "file")]
     pub check: bool,

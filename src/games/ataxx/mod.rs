@@ -835,7 +835,7 @@ pub const ATAXX_SEARCH_PARAMS: SearchParams = SearchParams {
 
 impl SearchHooks for Ataxx {
     /// The stone difference from the side to move's view, plus a share of what the side
-    /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
+    /// to move gains with its best move (see `Ataxx::best_gain`): without it the
     /// evaluation swings by several stones between odd and even depths.
     ///
     /// With a net: from the current accumulator if it is computed, else from the last

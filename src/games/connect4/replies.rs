@@ -1,4 +1,4 @@
-//! Connect Four's replies book: the positions the first player's book ([`book`](super::book))
+//! Connect Four's replies book: the positions the first player's book ([`book`])
 //! leaves out. For every position the opponent can lead cutoff into in the first plies,
 //! whatever it plays, one move that keeps the position's value, and that value:
 //! - cutoff the second player: every position after any first-player move, cutoff replying

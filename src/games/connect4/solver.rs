@@ -4,14 +4,14 @@
 //! `(22 - k)`-th stone, `-k` when the opponent wins with its `(22 - k)`-th, `0` for a draw;
 //! the solver converts to the core's mate scores only at the root ([`score_of`]).
 //!
-//! The tricks, each a step of [`Connect4Solver::negamax`]:
+//! The tricks, each a step of `Connect4Solver::negamax`:
 //! - bitboards, and a position as three words copied per move (no unmake);
 //! - the side to move never searches a position where it wins at once: that is caught one
 //!   ply earlier (`can_win_next`), so the search only asks about the opponent's threats;
 //! - non-losing moves: a playable opponent threat forces the reply (two of them lose), and
 //!   a move under an opponent threat is never tried;
 //! - score bounds from the stones left (mate distance pruning) narrow every window;
-//! - null-window searches only, chosen by [`Connect4Solver::solve_board`] as a binary search
+//! - null-window searches only, chosen by `Connect4Solver::solve_board` as a binary search
 //!   biased towards 0 (first "win?", then "loss?");
 //! - a transposition table of 8-byte entries keyed by the position's 49-bit key: the
 //!   bucket is the key modulo a prime and only the low 32 bits are stored, which with the

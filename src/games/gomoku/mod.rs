@@ -6,8 +6,8 @@
 //! full board without a five is a draw.
 //!
 //! The position keeps, for every cell and direction, the line key of its four neighbours
-//! on each side (see [`pattern`]), and from it, per player, what a stone there would make:
-//! its [`pattern::Pattern`] per direction, their combination into a [`Threat`] level and a
+//! on each side (see `pattern`), and from it, per player, what a stone there would make:
+//! its `pattern::Pattern` per direction, their combination into a [`Threat`] level and a
 //! value. Placing a stone changes the keys of the 32 cells it sees, so all of this (the
 //! evaluation's sums, the sets of cells that make fives and fours) is kept incrementally.
 //! The search sees only candidate cells near the stones ([`Gomoku::generate_search_moves`]),
@@ -311,7 +311,7 @@ pub enum Threat {
     FourThree,
     /// An open four or two fours: a win unless the opponent makes five first.
     OpenFour,
-    /// A five (pattern-wise; see the module doc of [`pattern`]).
+    /// A five (pattern-wise; see the module doc of `pattern`).
     Five,
 }
 
@@ -1193,7 +1193,7 @@ impl Rules for Gomoku {
     }
 
     /// Every empty cell (the rules allow them all; the search asks
-    /// [`Game::generate_search_moves`]).
+    /// [`SearchHooks::generate_search_moves`]).
     fn generate_moves(&self, moves: &mut MoveList<Cell>) {
         if self.won {
             return;
@@ -1418,7 +1418,7 @@ impl SearchHooks for Gomoku {
 
     /// A win at once, else the blocks of the opponent's fives (every move that does not
     /// lose at once), else the moves that make a four within reach of the side's last
-    /// stone ([`Gomoku::within_vcf_reach`]; every four when the ring has no record of it),
+    /// stone (`Gomoku::within_vcf_reach`; every four when the ring has no record of it),
     /// as Rapfi's VCF search takes them: every four anywhere at every step made
     /// quiescence's tree explode where both sides hold many threes.
     fn generate_noisy(&self, moves: &mut MoveList<Cell>) {

@@ -935,6 +935,7 @@ impl ExactHooks for Ataxx {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix;
     use crate::search::perft::perft;
     use crate::search::GameResult;
 
@@ -946,17 +947,6 @@ mod tests {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
         moves.to_vec()
-    }
-
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     /// A plain reference: the moves of the side to move by looking at every square pair.
@@ -1044,7 +1034,7 @@ mod tests {
 
     #[test]
     fn moves_match_the_naive_reference_and_unmake_restores() {
-        let mut rng = XorShift(0x5eed_a7a8);
+        let mut rng = SplitMix::new(0x5eed_a7a8);
         for game in 0..200 {
             let mut position = if game % 3 == 1 {
                 fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
@@ -1069,7 +1059,7 @@ mod tests {
                 assert_eq!(parsed, position);
                 assert_eq!(parsed.hash(), position.hash());
                 let before = (position.clone(), position.hash(), position.to_fen());
-                let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                let mv = moves[rng.below(moves.len())];
                 position.make_move(mv);
                 let after = position.clone();
                 position.unmake_move(mv);
@@ -1263,12 +1253,12 @@ mod tests {
 
     #[test]
     fn fen_never_panics_on_junk() {
-        let mut rng = XorShift(4242);
+        let mut rng = SplitMix::new(4242);
         let alphabet = b"xo-0123456789/ \tab\xc3\xa9";
         for _ in 0..20_000 {
-            let len = (rng.next() % 40) as usize;
+            let len = (rng.next_u64() % 40) as usize;
             let bytes: Vec<u8> = (0..len)
-                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             let text = String::from_utf8_lossy(&bytes);
             let _ = Ataxx::from_fen(&AtaxxVariant::default(), &text);
@@ -1307,15 +1297,15 @@ mod tests {
     #[test]
     fn hashes_tell_positions_apart_and_include_the_clock() {
         let mut seen = std::collections::HashMap::new();
-        let mut rng = XorShift(777);
+        let mut rng = SplitMix::new(777);
         for _ in 0..2_000 {
             let mut position = Ataxx::start(&AtaxxVariant::default());
-            for _ in 0..(rng.next() % 24) {
+            for _ in 0..(rng.next_u64() % 24) {
                 let moves = moves_of(&position);
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
             let key = position.to_fen();
             let board = key

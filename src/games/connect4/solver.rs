@@ -758,12 +758,12 @@ impl ExactSearch<Connect4> for Connect4Solver {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::XorShift;
     use super::*;
+    use crate::rng::SplitMix;
     use crate::search::minimax::minimax;
     use crate::search::MoveList;
 
-    fn random_position(rng: &mut XorShift, plies: u32) -> Option<Connect4> {
+    fn random_position(rng: &mut SplitMix, plies: u32) -> Option<Connect4> {
         let mut game = Connect4::start(&());
         for _ in 0..plies {
             let mut moves = MoveList::new();
@@ -771,7 +771,7 @@ mod tests {
             if moves.is_empty() {
                 return None;
             }
-            game.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+            game.make_move(moves[rng.below(moves.len())]);
         }
         game.outcome().is_none().then_some(game)
     }
@@ -816,11 +816,11 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_on_random_end_games() {
-        let mut rng = XorShift(2024);
+        let mut rng = SplitMix::new(2024);
         let mut solver = Connect4Solver::new(1);
         let mut checked = 0;
         while checked < 200 {
-            let plies = 28 + (rng.next() % 8) as u32;
+            let plies = 28 + (rng.next_u64() % 8) as u32;
             let Some(mut game) = random_position(&mut rng, plies) else {
                 continue;
             };
@@ -836,7 +836,7 @@ mod tests {
 
     #[test]
     fn threads_agree_with_one_thread_and_mirrors_share() {
-        let mut rng = XorShift(99);
+        let mut rng = SplitMix::new(99);
         let mut positions = Vec::new();
         while positions.len() < 6 {
             if let Some(game) = random_position(&mut rng, 24) {

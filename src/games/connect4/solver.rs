@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
 use crate::search::exact::{one_by_one, Interrupt};
 use crate::search::score::{outcome_score, MATE};
+use crate::search::tt::prefetch_line;
 use crate::search::{ExactSearch, Rules, Score};
 
 /// Columns in the order moves are tried when nothing else tells them apart: centre first.
@@ -250,17 +251,8 @@ impl SolverTable {
     /// parent prefetches its children's buckets before it orders them.
     #[inline]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (index, _) = self.locate(key);
-            let slot: *const AtomicU64 = &self.slots[index];
-            // SAFETY: SSE is part of every x86-64 target, and a prefetch only hints the
-            // cache: it reads nothing and cannot fault, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let (index, _) = self.locate(key);
+        prefetch_line(&self.slots[index]);
     }
 
     /// The bounds known for `key`, `(lower, upper)`; `None` when nothing is known.

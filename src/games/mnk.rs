@@ -497,27 +497,15 @@ impl Rules for Mnk {
     fn render(&self) -> String {
         let variant = self.tables.variant;
         let width = usize::from(variant.width);
-        let label = variant.height.to_string().len();
-        let mut lines = Vec::with_capacity(usize::from(variant.height) + 1);
-        for rank in (0..usize::from(variant.height)).rev() {
-            let mut line = format!("{:>label$}", rank + 1);
-            for file in 0..width {
-                line.push(' ');
-                line.push(match self.board[rank * width + file] {
-                    EMPTY => '.',
-                    1 => 'x',
-                    _ => 'o',
-                });
-            }
-            lines.push(line);
-        }
-        let mut files = " ".repeat(label);
-        for file in 0..variant.width {
-            files.push(' ');
-            files.push(char::from(b'a' + file));
-        }
-        lines.push(files);
-        lines.join("\n")
+        grid::draw_board(
+            width,
+            usize::from(variant.height),
+            |file, rank| match self.board[rank * width + file] {
+                EMPTY => Mark::Empty,
+                1 => Mark::Stone(Player::First),
+                _ => Mark::Stone(Player::Second),
+            },
+        )
     }
 
     fn side_to_move(&self) -> Player {
@@ -561,13 +549,7 @@ impl Rules for Mnk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.won {
-            Some(Outcome::Loss)
-        } else if self.total_stones() == self.tables.cells {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        grid::placement_outcome(self.won, self.total_stones(), self.tables.cells)
     }
 
     fn hash(&self) -> u64 {
@@ -575,17 +557,13 @@ impl Rules for Mnk {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if self.board[usize::from(cell.0)] != EMPTY {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
+        let over = self.outcome().is_some();
+        grid::parse_placement(
+            text,
+            |text| self.parse_cell(text),
+            over,
+            |cell| self.board[usize::from(cell.0)] != EMPTY,
+        )
     }
 
     fn format_move(&self, mv: Cell) -> String {

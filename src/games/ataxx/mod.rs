@@ -116,13 +116,7 @@ const ZOBRIST_SEED: u64 = 0x6174_6178_782d_6375;
 
 /// `bits` (the low 7 bits of one rank) copied into every rank.
 const fn repeat_per_rank(bits: u64) -> u64 {
-    let mut result = 0;
-    let mut rank = 0;
-    while rank < SIDE {
-        result |= bits << (rank * SIDE);
-        rank += 1;
-    }
-    result
+    grid::repeat_bits(bits, SIDE, SIDE)
 }
 
 /// The squares next to any square of `bits` (8 directions), on the board.
@@ -449,6 +443,21 @@ impl Ataxx {
         STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100
     }
 
+    /// What the cell at `file` and `rank` (0-based, rank 0 at the bottom) holds, for the
+    /// FEN and the drawing.
+    fn mark(&self, file: usize, rank: usize) -> grid::Mark {
+        let bit = 1u64 << (rank * SIDE + file);
+        if self.stones[0] & bit != 0 {
+            grid::Mark::Stone(Player::First)
+        } else if self.stones[1] & bit != 0 {
+            grid::Mark::Stone(Player::Second)
+        } else if self.gaps & bit != 0 {
+            grid::Mark::Gap
+        } else {
+            grid::Mark::Empty
+        }
+    }
+
     /// The stones of `player`.
     pub fn stones_of(&self, player: Player) -> u64 {
         self.stones[player.index()]
@@ -607,44 +616,14 @@ impl Rules for Ataxx {
     }
 
     fn to_fen(&self) -> String {
-        let mut fen = grid::write_board(SIDE, SIDE, |file, rank| {
-            let bit = 1u64 << (rank * SIDE + file);
-            if self.stones[0] & bit != 0 {
-                grid::Mark::Stone(Player::First)
-            } else if self.stones[1] & bit != 0 {
-                grid::Mark::Stone(Player::Second)
-            } else if self.gaps & bit != 0 {
-                grid::Mark::Gap
-            } else {
-                grid::Mark::Empty
-            }
-        });
+        let mut fen = grid::write_board(SIDE, SIDE, |file, rank| self.mark(file, rank));
         let side = grid::symbol(self.side);
         let _ = write!(fen, " {side} {} {}", self.halfmoves, self.fullmoves);
         fen
     }
 
     fn render(&self) -> String {
-        let mut lines = Vec::with_capacity(SIDE + 1);
-        for rank in (0..SIDE).rev() {
-            let mut line = (rank + 1).to_string();
-            for file in 0..SIDE {
-                let bit = 1u64 << (rank * SIDE + file);
-                line.push(' ');
-                line.push(if self.stones[0] & bit != 0 {
-                    'x'
-                } else if self.stones[1] & bit != 0 {
-                    'o'
-                } else if self.gaps & bit != 0 {
-                    '-'
-                } else {
-                    '.'
-                });
-            }
-            lines.push(line);
-        }
-        lines.push("  a b c d e f g".to_string());
-        lines.join("\n")
+        grid::draw_board(SIDE, SIDE, |file, rank| self.mark(file, rank))
     }
 
     fn side_to_move(&self) -> Player {

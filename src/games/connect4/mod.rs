@@ -93,13 +93,7 @@ const TEMPO: i32 = 2;
 
 /// `bits` (the low `HEIGHT` bits of one column) copied into every column.
 const fn repeat_per_column(bits: u64) -> u64 {
-    let mut result = 0;
-    let mut column = 0;
-    while column < WIDTH {
-        result |= bits << (column * COLUMN_BITS);
-        column += 1;
-    }
-    result
+    super::grid::repeat_bits(bits, COLUMN_BITS, WIDTH)
 }
 
 /// The playable cells of `column`.

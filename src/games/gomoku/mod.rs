@@ -1160,28 +1160,13 @@ impl Rules for Gomoku {
     }
 
     fn render(&self) -> String {
-        let size = self.variant.size;
-        let label = size.to_string().len();
-        let mut lines = Vec::with_capacity(usize::from(size) + 1);
-        for rank in (0..size).rev() {
-            let mut line = format!("{:>label$}", rank + 1);
-            for file in 0..size {
-                line.push(' ');
-                line.push(match self.cell(file, rank).and_then(|c| self.stone(c)) {
-                    None => '.',
-                    Some(Player::First) => 'x',
-                    Some(Player::Second) => 'o',
-                });
-            }
-            lines.push(line);
-        }
-        let mut files = " ".repeat(label);
-        for file in 0..size {
-            files.push(' ');
-            files.push(char::from(b'a' + file));
-        }
-        lines.push(files);
-        lines.join("\n")
+        let size = usize::from(self.variant.size);
+        grid::draw_board(size, size, |file, rank| {
+            let stone = self
+                .cell(file as u8, rank as u8)
+                .and_then(|c| self.stone(c));
+            stone.map_or(Mark::Empty, Mark::Stone)
+        })
     }
 
     fn side_to_move(&self) -> Player {
@@ -1235,13 +1220,7 @@ impl Rules for Gomoku {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.won {
-            Some(Outcome::Loss)
-        } else if self.stone_count() == self.variant.cells() {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        grid::placement_outcome(self.won, self.stone_count(), self.variant.cells())
     }
 
     fn hash(&self) -> u64 {
@@ -1249,17 +1228,13 @@ impl Rules for Gomoku {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if !self.is_empty_cell(usize::from(cell.0)) {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
+        let over = self.outcome().is_some();
+        grid::parse_placement(
+            text,
+            |text| self.parse_cell(text),
+            over,
+            |cell| !self.is_empty_cell(usize::from(cell.0)),
+        )
     }
 
     fn format_move(&self, mv: Cell) -> String {

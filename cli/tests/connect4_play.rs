@@ -13,19 +13,8 @@ use cutoff::games::connect4::book;
 use cutoff::games::connect4::solver::Connect4Solver;
 use cutoff::games::connect4::test_sets::parse_line;
 use cutoff::games::connect4::Connect4;
+use cutoff::rng::SplitMix;
 use cutoff::search::{ExactSearch, Limits, MoveList, Outcome, Rules, ScoreReport, ThreadPool};
-
-/// A small deterministic generator for the random players.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 fn moves_of(game: &Connect4) -> Vec<<Connect4 as Rules>::Move> {
     let mut moves = MoveList::new();
@@ -44,7 +33,7 @@ fn winning_move(game: &Connect4) -> Option<<Connect4 as Rules>::Move> {
 
 /// Take a win, else a move after which the opponent cannot win at once (this blocks a
 /// threat, and never plays under one), else a random move.
-fn greedy(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Rules>::Move {
+fn greedy(game: &Connect4, rng: &mut SplitMix) -> <Connect4 as Rules>::Move {
     if let Some(mv) = winning_move(game) {
         return mv;
     }
@@ -66,12 +55,12 @@ fn greedy(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Rules>::Move {
 }
 
 /// A random move.
-fn random(game: &Connect4, rng: &mut XorShift) -> <Connect4 as Rules>::Move {
+fn random(game: &Connect4, rng: &mut SplitMix) -> <Connect4 as Rules>::Move {
     let moves = moves_of(game);
     moves[rng.below(moves.len())]
 }
 
-type Opponent = fn(&Connect4, &mut XorShift) -> <Connect4 as Rules>::Move;
+type Opponent = fn(&Connect4, &mut SplitMix) -> <Connect4 as Rules>::Move;
 
 /// cutoff's move under a clock of `clock` ms with `inc` ms increments, through the
 /// thread pool as `go` runs it.
@@ -98,7 +87,7 @@ fn engine_move(
 fn play_game(opening: &str, opponent: Opponent, seed: u64) -> (Option<Outcome>, String) {
     let mut pool = ThreadPool::<Connect4>::new(16);
     let mut game = Connect4::from_moves(opening).expect("valid opening");
-    let mut rng = XorShift(seed);
+    let mut rng = SplitMix::new(seed);
     let mut record = opening.to_string();
     let mut clock = 2000;
     while game.outcome().is_none() && !moves_of(&game).is_empty() {
@@ -159,7 +148,7 @@ fn the_real_binary_wins_over_ugi_with_a_short_clock() {
     engine.expect("ugiok");
     engine.send("uginewgame");
     let mut game = Connect4::start(&());
-    let mut rng = XorShift(5);
+    let mut rng = SplitMix::new(5);
     let mut moves: Vec<String> = Vec::new();
     let (mut p1, mut p2) = (2000i64, 2000i64);
     while game.outcome().is_none() {

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 use cutoff::games::connect4::Connect4;
+use cutoff::rng::SplitMix;
 use cutoff::search::{MoveList, Rules};
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -353,14 +354,11 @@ fn huge_position_lines_are_handled() {
     engine.send("setoption name Game value connect4");
     let mut game = Connect4::start(&());
     let mut moves = Vec::new();
-    let mut seed = 12345u64;
+    let mut rng = SplitMix::new(12345);
     while game.outcome().is_none() {
         let mut legal = MoveList::new();
         game.generate_moves(&mut legal);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let mv = legal[(seed % legal.len() as u64) as usize];
+        let mv = legal[rng.below(legal.len())];
         moves.push(game.format_move(mv));
         game.make_move(mv);
     }
@@ -581,17 +579,15 @@ fn go_stop_stress(threads: u32, pairs: u32) {
         }
         g
     };
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = SplitMix::new(0x9E37_79B9_7F4A_7C15);
     for i in 0..pairs {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        let pause = rng.next_u64() % 3000;
         engine.send(if i % 3 == 0 {
             "go infinite"
         } else {
             "go wtime 50 btime 50"
         });
-        std::thread::sleep(Duration::from_micros(seed % 3000));
+        std::thread::sleep(Duration::from_micros(pause));
         engine.send("stop");
         let lines = engine.read_until("bestmove", TIMEOUT);
         assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");

@@ -5,10 +5,14 @@
 //! [`read_board`] and [`read_side`] read the text into cells and a player, refusing
 //! malformed text with a reason; what makes a position possible (gravity, stone counts,
 //! lines already made) is each game's own rule, checked by the game on what they return.
+//!
+//! Beside the FEN, what the games that place a stone on any empty cell (m,n,k, gomoku)
+//! share: the board drawing ([`draw_board`], Ataxx's too), reading a placement
+//! ([`parse_placement`]) and the end of the game ([`placement_outcome`]).
 
 use std::fmt::Write;
 
-use crate::search::Player;
+use crate::search::{GameError, Outcome, Player};
 
 /// Writes a board of `width` x `height` cells; `stone(file, rank)` gives the stone on a
 /// cell (rank 0 at the bottom).
@@ -55,6 +59,79 @@ pub fn write_board(width: usize, height: usize, mark: impl Fn(usize, usize) -> M
         }
     }
     fen
+}
+
+/// Draws a board of `width` x `height` cells for `d`: rank numbers on the left, file
+/// letters below, `x` and `o` for stones, `-` for a gap and `.` for an empty cell;
+/// `mark(file, rank)` gives what a cell holds (rank 0 at the bottom).
+pub fn draw_board(width: usize, height: usize, mark: impl Fn(usize, usize) -> Mark) -> String {
+    let label = height.to_string().len();
+    let mut lines = Vec::with_capacity(height + 1);
+    for rank in (0..height).rev() {
+        let mut line = format!("{:>label$}", rank + 1);
+        for file in 0..width {
+            line.push(' ');
+            line.push(match mark(file, rank) {
+                Mark::Empty => '.',
+                Mark::Stone(player) => symbol(player),
+                Mark::Gap => '-',
+            });
+        }
+        lines.push(line);
+    }
+    let mut files = " ".repeat(label);
+    for file in 0..width {
+        files.push(' ');
+        files.push(char::from(b'a' + file as u8));
+    }
+    lines.push(files);
+    lines.join("\n")
+}
+
+/// Reads a placement `text` (surrounding white space ignored) of a game whose moves put a
+/// stone on an empty cell: `cell` reads the cell's name, `over` says whether the game has
+/// ended and `occupied` whether a cell holds a stone.
+pub fn parse_placement<C: Copy>(
+    text: &str,
+    cell: impl Fn(&str) -> Option<C>,
+    over: bool,
+    occupied: impl Fn(C) -> bool,
+) -> Result<C, GameError> {
+    let text = text.trim();
+    let cell = cell(text).ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
+    if over {
+        return Err(GameError::GameOver(text.to_string()));
+    }
+    if occupied(cell) {
+        return Err(GameError::IllegalMove(text.to_string()));
+    }
+    Ok(cell)
+}
+
+/// The end of a placement game for the side to move: lost when the last stone made a
+/// line (`won`), drawn when `stones` fill the board's `cells`, else not over.
+#[inline]
+pub fn placement_outcome(won: bool, stones: usize, cells: usize) -> Option<Outcome> {
+    if won {
+        Some(Outcome::Loss)
+    } else if stones == cells {
+        Some(Outcome::Draw)
+    } else {
+        None
+    }
+}
+
+/// `bits` copied `count` times, each copy `stride` bits above the last: one row of a
+/// bitboard copied into every row (Ataxx's files) or one column into every column
+/// (Connect Four's rows).
+pub const fn repeat_bits(bits: u64, stride: usize, count: usize) -> u64 {
+    let mut result = 0;
+    let mut copy = 0;
+    while copy < count {
+        result |= bits << (copy * stride);
+        copy += 1;
+    }
+    result
 }
 
 /// How a game's board is laid out and named in the reasons for refusing it.
@@ -429,7 +506,8 @@ mod tests {
         assert!(Ataxx::from_fen(&Default::default(), "x5o/7/7/7/7/7/o15x x 0 1").is_err());
         // m,n,k: gomoku's runs take two digits; tic-tac-toe's gaps are refused.
         let gomoku = format!("{}/7x7 o", vec!["15"; 14].join("/"));
-        let game = Mnk::from_fen(&MnkVariant::GOMOKU, &gomoku).unwrap();
+        let big = MnkVariant::new(15, 15, 5).unwrap();
+        let game = Mnk::from_fen(&big, &gomoku).unwrap();
         assert_eq!(game.to_fen(), gomoku);
         assert!(Mnk::from_fen(&MnkVariant::TICTACTOE, "3/-2/3 x").is_err());
         assert!(Mnk::from_fen(&MnkVariant::TICTACTOE, "3/4/3 x").is_err());

@@ -33,9 +33,8 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("tictactoe"),
-        own_dialect: None,
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[
@@ -91,12 +90,10 @@ const WEIGHT_GROWTH: i32 = 4;
 const WEIGHT_CAP: i32 = 1024;
 /// A window one stone short of a line is worth this many times its geometric value.
 const THREAT_FACTOR: i32 = 10;
-/// Boards with more cells than this prefer moves near existing stones.
-const BIG_BOARD_CELLS: usize = 36;
-/// Chebyshev distance within which a stone makes a cell "near" on big boards.
-const NEAR_DISTANCE: i32 = 2;
-/// Quiet hints stay below this before the nearness offset is added.
+/// Quiet hints stay below this before they are lifted by [`QUIET_OFFSET`].
 const QUIET_BAND: i32 = QUIET_HINT_LIMIT / 4;
+/// Added to every quiet hint: quiet moves sit in the middle of the quiet range.
+const QUIET_OFFSET: i32 = QUIET_HINT_LIMIT / 2;
 /// Seed of the splitmix64 generator for the Zobrist keys.
 const ZOBRIST_SEED: u64 = 0x6d6e_6b2d_6375_746f;
 
@@ -123,12 +120,6 @@ impl MnkVariant {
         width: 4,
         height: 4,
         k: 4,
-    };
-    /// Freestyle gomoku: 15x15, five or more in a row.
-    pub const GOMOKU: MnkVariant = MnkVariant {
-        width: 15,
-        height: 15,
-        k: 5,
     };
 
     /// A checked variant: `1 <= width, height <= 16` and `1 <= k <= max(width, height)`.
@@ -186,11 +177,6 @@ struct Tables {
     /// Windows through cell `c`: `cell_windows[cell_start[c]..cell_start[c + 1]]`.
     cell_start: Vec<u32>,
     cell_windows: Vec<u16>,
-    /// Cells within `NEAR_DISTANCE` of cell `c` (big boards only), laid out like windows.
-    near_start: Vec<u32>,
-    near_cells: Vec<u8>,
-    /// Whether the board is big enough for the nearness preference.
-    big: bool,
     /// Value of a window holding `count` stones of one colour only, indexed by `count`.
     weight: [i32; MAX_SIDE as usize + 1],
     /// Small preference for central cells, per cell.
@@ -246,25 +232,6 @@ fn windows(variant: MnkVariant) -> (Vec<u8>, Vec<u32>, Vec<u16>) {
     (window_cells, cell_start, cell_windows)
 }
 
-/// The cells within `NEAR_DISTANCE` of each cell, as offsets and a flat list.
-fn neighbourhoods(variant: MnkVariant) -> (Vec<u32>, Vec<u8>) {
-    let (w, h, _) = sides(variant);
-    let mut near = vec![Vec::new(); variant.cells()];
-    for rank in 0..h {
-        for file in 0..w {
-            for dr in -NEAR_DISTANCE..=NEAR_DISTANCE {
-                for df in -NEAR_DISTANCE..=NEAR_DISTANCE {
-                    let (f, r) = (file + df, rank + dr);
-                    if (df, dr) != (0, 0) && (0..w).contains(&f) && (0..h).contains(&r) {
-                        near[(rank * w + file) as usize].push((r * w + f) as u8);
-                    }
-                }
-            }
-        }
-    }
-    flatten(&near)
-}
-
 /// Window values by stone count: geometric in the count, a threat (k - 1) clearly above.
 fn window_weights(k: usize) -> [i32; MAX_SIDE as usize + 1] {
     let mut weight = [0; MAX_SIDE as usize + 1];
@@ -308,13 +275,6 @@ impl Tables {
     fn new(variant: MnkVariant) -> Tables {
         let cells = variant.cells();
         let (window_cells, cell_start, cell_windows) = windows(variant);
-        // Neighbourhoods serve the nearness preference, on big boards only.
-        let big = cells > BIG_BOARD_CELLS;
-        let (near_start, near_cells) = if big {
-            neighbourhoods(variant)
-        } else {
-            flatten(&vec![Vec::new(); cells])
-        };
         let mut keys = SplitMix::new(ZOBRIST_SEED);
         let zobrist = (0..cells)
             .map(|_| [keys.next_u64(), keys.next_u64()])
@@ -326,9 +286,6 @@ impl Tables {
             window_cells,
             cell_start,
             cell_windows,
-            near_start,
-            near_cells,
-            big,
             weight: window_weights(usize::from(variant.k)),
             centre: centre_preference(variant),
             zobrist,
@@ -339,11 +296,6 @@ impl Tables {
     /// Windows through `cell`.
     fn windows_through(&self, cell: usize) -> &[u16] {
         &self.cell_windows[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
-    }
-
-    /// Cells within `NEAR_DISTANCE` of `cell` (empty unless the board is big).
-    fn near(&self, cell: usize) -> &[u8] {
-        &self.near_cells[self.near_start[cell] as usize..self.near_start[cell + 1] as usize]
     }
 
     /// Number of windows.
@@ -370,8 +322,6 @@ pub struct Mnk {
     board: [u8; MAX_CELLS],
     /// Stones of each player per window.
     counts: Vec<[u8; 2]>,
-    /// Stones within `NEAR_DISTANCE` per cell (maintained on big boards only).
-    near: [u8; MAX_CELLS],
     /// Stones of each player on the board.
     stones: [u16; 2],
     /// Sum of the window values, first player's view.
@@ -423,7 +373,6 @@ impl Mnk {
             counts: vec![[0; 2]; tables.window_count()],
             tables: Arc::new(tables),
             board: [EMPTY; MAX_CELLS],
-            near: [0; MAX_CELLS],
             stones: [0; 2],
             eval: 0,
             hash: 0,
@@ -452,9 +401,6 @@ impl Mnk {
             line |= counts[player] == k;
             self.eval += tables.window_value(*counts) - before;
         }
-        for &other in tables.near(cell) {
-            self.near[usize::from(other)] += 1;
-        }
         line
     }
 
@@ -469,9 +415,6 @@ impl Mnk {
             let before = tables.window_value(*counts);
             counts[player] -= 1;
             self.eval += tables.window_value(*counts) - before;
-        }
-        for &other in tables.near(cell) {
-            self.near[usize::from(other)] -= 1;
         }
     }
 
@@ -554,27 +497,15 @@ impl Rules for Mnk {
     fn render(&self) -> String {
         let variant = self.tables.variant;
         let width = usize::from(variant.width);
-        let label = variant.height.to_string().len();
-        let mut lines = Vec::with_capacity(usize::from(variant.height) + 1);
-        for rank in (0..usize::from(variant.height)).rev() {
-            let mut line = format!("{:>label$}", rank + 1);
-            for file in 0..width {
-                line.push(' ');
-                line.push(match self.board[rank * width + file] {
-                    EMPTY => '.',
-                    1 => 'x',
-                    _ => 'o',
-                });
-            }
-            lines.push(line);
-        }
-        let mut files = " ".repeat(label);
-        for file in 0..variant.width {
-            files.push(' ');
-            files.push(char::from(b'a' + file));
-        }
-        lines.push(files);
-        lines.join("\n")
+        grid::draw_board(
+            width,
+            usize::from(variant.height),
+            |file, rank| match self.board[rank * width + file] {
+                EMPTY => Mark::Empty,
+                1 => Mark::Stone(Player::First),
+                _ => Mark::Stone(Player::Second),
+            },
+        )
     }
 
     fn side_to_move(&self) -> Player {
@@ -618,13 +549,7 @@ impl Rules for Mnk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.won {
-            Some(Outcome::Loss)
-        } else if self.total_stones() == self.tables.cells {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        grid::placement_outcome(self.won, self.total_stones(), self.tables.cells)
     }
 
     fn hash(&self) -> u64 {
@@ -632,17 +557,13 @@ impl Rules for Mnk {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if self.board[usize::from(cell.0)] != EMPTY {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
+        let over = self.outcome().is_some();
+        grid::parse_placement(
+            text,
+            |text| self.parse_cell(text),
+            over,
+            |cell| self.board[usize::from(cell.0)] != EMPTY,
+        )
     }
 
     fn format_move(&self, mv: Cell) -> String {
@@ -672,7 +593,7 @@ impl SearchHooks for Mnk {
     }
 
     /// Immediate wins first, then blocks of the opponent's immediate win, then quiet moves
-    /// by the windows they extend or spoil, near existing stones on big boards.
+    /// by the windows they extend or spoil.
     fn move_hint(&self, mv: Cell) -> i32 {
         let tables = &*self.tables;
         let cell = usize::from(mv.0);
@@ -694,10 +615,7 @@ impl SearchHooks for Mnk {
                 quiet += tables.weight[usize::from(counts[opponent]) + 1];
             }
         }
-        quiet = quiet.min(QUIET_BAND - 1);
-        if !tables.big || self.near[cell] > 0 {
-            quiet += QUIET_HINT_LIMIT / 2;
-        }
+        quiet = quiet.min(QUIET_BAND - 1) + QUIET_OFFSET;
         if wins {
             3 * QUIET_HINT_LIMIT + quiet
         } else if blocks {
@@ -718,27 +636,14 @@ impl ExactHooks for Mnk {
 mod tests {
     use super::*;
 
-    const VARIANTS: [MnkVariant; 3] = [
-        MnkVariant::TICTACTOE,
-        MnkVariant::TICTACTOE4,
-        MnkVariant::GOMOKU,
-    ];
+    /// A big board (15x15, five in a row) for the tables' and notation's larger cases.
+    const BIG: MnkVariant = MnkVariant {
+        width: 15,
+        height: 15,
+        k: 5,
+    };
 
-    /// Deterministic xorshift64 for random playouts.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    const VARIANTS: [MnkVariant; 3] = [MnkVariant::TICTACTOE, MnkVariant::TICTACTOE4, BIG];
 
     fn moves(game: &Mnk) -> MoveList<Cell> {
         let mut list = MoveList::new();
@@ -813,16 +718,6 @@ mod tests {
                 game.to_fen()
             );
         }
-        if tables.big {
-            for cell in 0..tables.cells {
-                let near = tables
-                    .near(cell)
-                    .iter()
-                    .filter(|&&c| game.board[usize::from(c)] != EMPTY)
-                    .count();
-                assert_eq!(usize::from(game.near[cell]), near);
-            }
-        }
         assert!(game.evaluate().abs() <= EVAL_LIMIT + TEMPO);
     }
 
@@ -869,7 +764,7 @@ mod tests {
 
     #[test]
     fn random_walks_restore_and_match_recomputation() {
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut rng = SplitMix::new(0x1234_5678_9abc_def1);
         for variant in VARIANTS {
             for _ in 0..20 {
                 let mut game = Mnk::start(&variant);
@@ -907,7 +802,7 @@ mod tests {
         assert_eq!(game.outcome(), None);
         assert_eq!(game.remaining_plies_bound(), Some(9));
         assert_eq!(game.variant(), MnkVariant::TICTACTOE);
-        let gomoku = Mnk::start(&MnkVariant::GOMOKU);
+        let gomoku = Mnk::start(&BIG);
         assert_eq!(gomoku.to_fen(), format!("{} x", vec!["15"; 15].join("/")));
         assert_eq!(moves(&gomoku).len(), 225);
         assert_eq!(Mnk::start(&MnkVariant::TICTACTOE4).to_fen(), "4/4/4/4 x");
@@ -916,7 +811,7 @@ mod tests {
     #[test]
     fn variants_are_checked() {
         assert_eq!(MnkVariant::new(3, 3, 3), Ok(MnkVariant::TICTACTOE));
-        assert_eq!(MnkVariant::new(15, 15, 5), Ok(MnkVariant::GOMOKU));
+        assert_eq!(MnkVariant::new(15, 15, 5), Ok(BIG));
         assert!(MnkVariant::new(16, 16, 16).is_ok());
         assert!(MnkVariant::new(1, 1, 1).is_ok());
         assert!(MnkVariant::new(7, 1, 7).is_ok());
@@ -940,7 +835,7 @@ mod tests {
 
     #[test]
     fn odd_variants_play_out() {
-        let mut rng = Rng(99);
+        let mut rng = SplitMix::new(99);
         for (w, h, k) in [
             (1, 1, 1),
             (2, 1, 1),
@@ -990,12 +885,12 @@ mod tests {
             assert_eq!(before.outcome(), None);
         }
         // Gomoku: a vertical five and a diagonal five.
-        let game = played(MnkVariant::GOMOKU, "h1 a15 h2 b15 h3 c15 h4 d15 h5");
+        let game = played(BIG, "h1 a15 h2 b15 h3 c15 h4 d15 h5");
         assert_eq!(game.outcome(), Some(Outcome::Loss));
-        let game = played(MnkVariant::GOMOKU, "c3 a15 d4 b15 e5 c15 f6 d15 g7");
+        let game = played(BIG, "c3 a15 d4 b15 e5 c15 f6 d15 g7");
         assert_eq!(game.outcome(), Some(Outcome::Loss));
         // An overline: x fills e1 between a1-d1 and f1 to make six.
-        let mut game = played(MnkVariant::GOMOKU, "a1 a15 b1 b15 c1 c15 d1 e15 f1 f15");
+        let mut game = played(BIG, "a1 a15 b1 b15 c1 c15 d1 e15 f1 f15");
         assert_eq!(game.outcome(), None);
         play(&mut game, "e1");
         assert_eq!(game.outcome(), Some(Outcome::Loss));
@@ -1029,7 +924,7 @@ mod tests {
 
     #[test]
     fn fen_round_trips() {
-        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut rng = SplitMix::new(0xdead_beef_cafe_f00d);
         for variant in VARIANTS {
             for _ in 0..20 {
                 let mut game = Mnk::start(&variant);
@@ -1057,11 +952,8 @@ mod tests {
         let won = Mnk::from_fen(&MnkVariant::TICTACTOE, "xxx/oo1/3 o").expect("won");
         assert_eq!(won.outcome(), Some(Outcome::Loss));
         assert!(moves(&won).is_empty());
-        let gomoku = Mnk::from_fen(
-            &MnkVariant::GOMOKU,
-            &format!("{}/x14 o", vec!["15"; 14].join("/")),
-        )
-        .expect("gomoku");
+        let gomoku =
+            Mnk::from_fen(&BIG, &format!("{}/x14 o", vec!["15"; 14].join("/"))).expect("gomoku");
         assert_eq!(gomoku.stone(Cell(0)), Some(Player::First));
         assert_eq!(gomoku.stone(Cell(1)), None);
     }
@@ -1120,7 +1012,7 @@ mod tests {
         assert!(reason("xx1/3/3 o").contains("do not fit"));
         assert!(reason("3/3/12 x").contains("longer"));
         assert!(reason("3/3/03 x").contains("zero"));
-        let gomoku = MnkVariant::GOMOKU;
+        let gomoku = BIG;
         assert!(Mnk::from_fen(&gomoku, "3/3/3 x").is_err());
         assert!(Mnk::from_fen(&gomoku, &format!("{}/78 x", vec!["15"; 14].join("/"))).is_err());
         assert!(Mnk::from_fen(&gomoku, &format!("{}/96 x", vec!["15"; 14].join("/"))).is_err());
@@ -1180,7 +1072,7 @@ mod tests {
                 "{text:?}"
             );
         }
-        let gomoku = Mnk::start(&MnkVariant::GOMOKU);
+        let gomoku = Mnk::start(&BIG);
         assert_eq!(gomoku.parse_move("o15"), Ok(Cell(224)));
         for text in ["p1", "a16", "a015", "o0"] {
             assert!(
@@ -1194,7 +1086,7 @@ mod tests {
     fn rendering() {
         let game = played(MnkVariant::TICTACTOE, "a1 b2 c3");
         assert_eq!(game.render(), "3 . . x\n2 . o .\n1 x . .\n  a b c");
-        let gomoku = played(MnkVariant::GOMOKU, "a1 o15");
+        let gomoku = played(BIG, "a1 o15");
         let text = gomoku.render();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 16);
@@ -1224,25 +1116,22 @@ mod tests {
         let game = Mnk::from_fen(&MnkVariant::TICTACTOE, "3/1o1/xx1 o").expect("fen");
         assert_eq!(ordered(&game)[0], "c1");
         // Gomoku: o has four on rank 15, x has four on rank 1 and is to move.
-        let game = played(MnkVariant::GOMOKU, "g1 g15 h1 h15 i1 i15 j1 j15");
+        let game = played(BIG, "g1 g15 h1 h15 i1 i15 j1 j15");
         let order = ordered(&game);
         assert!(order[..2].contains(&"f1".to_string()) && order[..2].contains(&"k1".to_string()));
         assert!(
             order[2..4].contains(&"f15".to_string()) && order[2..4].contains(&"k15".to_string())
         );
-        // Quiet moves: near the stones before far away, the centre first on an empty board.
-        let game = played(MnkVariant::GOMOKU, "h8");
-        let far = game.parse_move("a1").expect("a1");
-        let near = game.parse_move("i9").expect("i9");
-        assert!(game.move_hint(near) > game.move_hint(far));
-        assert!(game.move_hint(near) < QUIET_HINT_LIMIT);
-        assert_eq!(ordered(&Mnk::start(&MnkVariant::GOMOKU))[0], "h8");
+        // Quiet moves: the centre first on an empty board.
+        let game = played(BIG, "h8");
+        assert!(game.move_hint(game.parse_move("i9").expect("i9")) < QUIET_HINT_LIMIT);
+        assert_eq!(ordered(&Mnk::start(&BIG))[0], "h8");
         assert_eq!(ordered(&Mnk::start(&MnkVariant::TICTACTOE))[0], "b2");
     }
 
     #[test]
     fn history_and_encoding() {
-        let game = played(MnkVariant::GOMOKU, "h8");
+        let game = played(BIG, "h8");
         assert_eq!(Mnk::encode_move(Cell(224)), 224);
         assert_eq!(game.history_index(Cell(3)), 256 + 3);
         assert!(game.history_index(Cell(255)) < Mnk::HISTORY_SIZE);
@@ -1256,11 +1145,11 @@ mod tests {
         // x in the centre is better for x; the evaluation is from the side to move's view.
         let game = played(MnkVariant::TICTACTOE, "b2");
         assert!(game.evaluate() < 0);
-        let game = played(MnkVariant::GOMOKU, "h8 a1");
+        let game = played(BIG, "h8 a1");
         assert!(game.evaluate() > 0);
         // A crowded random gomoku board stays within bounds.
-        let mut rng = Rng(7);
-        let mut game = Mnk::start(&MnkVariant::GOMOKU);
+        let mut rng = SplitMix::new(7);
+        let mut game = Mnk::start(&BIG);
         while game.outcome().is_none() {
             assert!(game.evaluate().abs() <= EVAL_LIMIT + TEMPO);
             let list = moves(&game);

@@ -55,9 +55,9 @@ pub mod setup;
 mod truth_tests;
 
 pub use registry::{
-    net_error, BenchPosition, EvalNet, Evaluation, GameInfo, GameVisitor, NetSupport, PieceMarks,
-    ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption, VariantOptionKind,
-    VariantSettings,
+    net_error, BenchPosition, DialectSetting, EvalNet, Evaluation, GameInfo, GameVisitor,
+    NetSupport, PieceMarks, ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption,
+    VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {

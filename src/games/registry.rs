@@ -143,6 +143,10 @@ pub struct ProtocolSettings {
     /// size and rule), offered only while it is the current game; its variant builder reads
     /// their values from [`VariantSettings::options`].
     pub variant_options: &'static [VariantOption],
+    /// How its own dialect's settings choose among its variant options (gomoku: the
+    /// Gomocup's board size and rule); empty when the dialect sets none. The front end of
+    /// the dialect reads them, so the protocol names no game.
+    pub dialect_settings: &'static [DialectSetting],
     /// The PGN `Variant` tag of its game records; `None` for standard chess.
     pub pgn_variant: Option<&'static str>,
 }
@@ -152,8 +156,45 @@ impl ProtocolSettings {
     pub const NONE: ProtocolSettings = ProtocolSettings {
         own_dialect: None,
         variant_options: &[],
+        dialect_settings: &[],
         pgn_variant: None,
     };
+
+    /// The variant option and its value (unchecked) that the own dialect's `setting` at
+    /// `value` stands for (Gomocup `rule` `1`: `Rule` `exact5`); `None` if the game maps
+    /// neither the setting nor that value.
+    pub fn dialect_option(&self, setting: &str, value: &str) -> Option<(VariantOption, String)> {
+        let mapped = self
+            .dialect_settings
+            .iter()
+            .find(|mapped| mapped.setting == setting)?;
+        let option = self
+            .variant_options
+            .iter()
+            .find(|option| option.name == mapped.option)?;
+        let value = if mapped.values.is_empty() {
+            value.to_string()
+        } else {
+            let (_, value) = mapped.values.iter().find(|(from, _)| *from == value)?;
+            value.to_string()
+        };
+        Some((*option, value))
+    }
+}
+
+/// One setting of a game's own protocol dialect, in the protocol's terms (the Gomocup's
+/// `START 20` is setting `size` at `20`; `INFO rule 1` is `rule` at `1`), and the variant
+/// option it sets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DialectSetting {
+    /// The setting's name, as the dialect's front end asks for it.
+    pub setting: &'static str,
+    /// The name of the variant option it sets (one of
+    /// [`ProtocolSettings::variant_options`]).
+    pub option: &'static str,
+    /// The option's value for each value of the setting (`("1", "exact5")`); empty: the
+    /// setting's value is the option's.
+    pub values: &'static [(&'static str, &'static str)],
 }
 
 /// A game's tool settings: what `bench`, `solve`, `cutoff match` and `scripts/sprt.sh` use.
@@ -222,7 +263,7 @@ pub enum VariantOptionKind {
     },
 }
 
-/// A protocol option that chooses a game's variant ([`GameInfo::variant_options`]).
+/// A protocol option that chooses a game's variant ([`ProtocolSettings::variant_options`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct VariantOption {
     /// Its name in `setoption name ...` (compared without regard to case).
@@ -290,7 +331,7 @@ impl VariantOption {
 }
 
 /// Settings of the protocol that choose a variant (a game's own
-/// [`GameInfo::variant_options`]) and its evaluation (`EvalFile`, `UseNNUE`).
+/// [`ProtocolSettings::variant_options`]) and its evaluation (`EvalFile`, `UseNNUE`).
 #[derive(Clone, Debug, Default)]
 pub struct VariantSettings {
     /// Values of variant options, checked by [`VariantOption::check`], by option name as

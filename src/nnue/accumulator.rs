@@ -8,7 +8,7 @@
 //! half stays lazy. A position evaluated once and never searched further (a leaf) need
 //! not store its accumulator: [`NnueState::evaluate_lazily`] computes it in a buffer.
 //!
-//! A move's rows are applied in one fused pass ([`apply`]: each block of values loaded
+//! A move's rows are applied in one fused pass (`apply`: each block of values loaded
 //! once, every row added or removed, stored once), compiled twice: for the target's
 //! baseline and for AVX2, picked at run time.
 

@@ -1,27 +1,18 @@
-//! The protocol loop: a reader thread forwards input lines, a front end executes them in
-//! order against the [`Controller`] (only a search runs in the background), and a writer
-//! thread owns stdout.
-//!
-//! The [`Controller`] is what every front end shares: the current game and its session,
-//! and the engine's settings (table size, threads, the game's variant options, the
-//! evaluation), which it carries over when the game or its variant changes. The front end
-//! ([`FrontEnd`]: the UCI family or Gomocup) parses lines and formats replies; which one
-//! speaks is chosen by [`Protocol`], from the command line or the first input line.
+//! The state every front end shares: the [`Controller`] holds the current game and its
+//! session, and the engine's settings (table size, threads, the game's variant options,
+//! the evaluation), which it carries over when the game or its variant changes. A front
+//! end parses lines and executes them against it; the protocol loop (`engine_loop`) owns
+//! the front ends and feeds them.
 //!
 //! The protocol knows no tool: the `bench` command runs the [`BenchCommand`] that
-//! `main.rs` passes to [`run`].
+//! `main.rs` passes to the loop.
 
-use std::io::{BufRead, Write};
-use std::thread;
 use std::time::Duration;
 
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use crossbeam_channel::Sender;
 
-use super::frontend::{FrontEnd, Protocol};
-use super::gomocup::Gomocup;
 use super::options::{net_by_default, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use super::session::{new_session, Session};
-use super::uci::UciFamily;
 use crate::games::{EvalNet, Evaluation, GameKind, VariantOption, VariantSettings};
 
 /// Engine name printed by the handshake.
@@ -29,112 +20,9 @@ pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
 /// Authors printed by the handshake.
 pub const ENGINE_AUTHOR: &str = "the cutoff developers";
 
-/// The `bench` command, wired in by the caller of [`run`]: given the depth that overrides
+/// The `bench` command, wired in by the caller of the protocol loop: given the depth that overrides
 /// every game's default (if any) and the hash size in MiB, it returns the report's lines.
 pub type BenchCommand = fn(Option<u32>, usize) -> Vec<String>;
-
-/// What the reader thread hands the front end.
-enum Input {
-    Line(String),
-    Eof,
-}
-
-/// Runs the protocol until `quit` (Gomocup: `END`) or end of input, speaking `protocol`
-/// (chosen by the first line that is not blank when it is [`Protocol::Auto`]), `bench`
-/// answered by `bench`. Returns the process exit code.
-pub fn run<R, W>(input: R, output: W, game: GameKind, bench: BenchCommand) -> i32
-where
-    R: BufRead + Send + 'static,
-    W: Write + Send + 'static,
-{
-    run_protocol(input, output, game, bench, Protocol::Auto)
-}
-
-/// [`run`] with the protocol chosen by the caller (`cutoff --protocol`).
-pub fn run_protocol<R, W>(
-    input: R,
-    output: W,
-    game: GameKind,
-    bench: BenchCommand,
-    protocol: Protocol,
-) -> i32
-where
-    R: BufRead + Send + 'static,
-    W: Write + Send + 'static,
-{
-    let (out_tx, out_rx) = unbounded::<String>();
-    let writer = thread::Builder::new()
-        .name("writer".to_string())
-        .spawn(move || write_lines(output, out_rx));
-    let (in_tx, in_rx) = unbounded::<Input>();
-    // The reader may stay blocked on stdin after `quit`; it is not joined.
-    let reader = thread::Builder::new()
-        .name("reader".to_string())
-        .spawn(move || read_lines(input, in_tx));
-    if reader.is_err() {
-        log::error!("cannot start the reader thread");
-        return 1;
-    }
-    let mut controller = Controller::new(game, out_tx);
-    let mut front_end: Option<Box<dyn FrontEnd>> = match protocol {
-        Protocol::Auto => None,
-        chosen => Some(new_front_end(chosen, bench)),
-    };
-    for input in in_rx.iter() {
-        let Input::Line(line) = input else { break };
-        let front_end = match &mut front_end {
-            Some(front_end) => front_end,
-            None if line.trim_start_matches('\u{feff}').trim().is_empty() => continue,
-            None => front_end.insert(new_front_end(Protocol::detect(&line), bench)),
-        };
-        if !front_end.handle_line(&mut controller, &line) {
-            break;
-        }
-    }
-    controller.shutdown();
-    drop(controller);
-    if let Ok(writer) = writer {
-        let _ = writer.join();
-    }
-    0
-}
-
-/// The front end of `protocol` (the UCI family for [`Protocol::Auto`]).
-fn new_front_end(protocol: Protocol, bench: BenchCommand) -> Box<dyn FrontEnd> {
-    match protocol {
-        Protocol::Gomocup => Box::new(Gomocup::new()),
-        Protocol::Auto | Protocol::Uci => Box::new(UciFamily::new(bench)),
-    }
-}
-
-fn read_lines<R: BufRead>(mut input: R, to_controller: Sender<Input>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if to_controller.send(Input::Line(line)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = to_controller.send(Input::Eof);
-}
-
-fn write_lines<W: Write>(mut output: W, lines: Receiver<String>) {
-    for line in lines.iter() {
-        log::debug!(">> {line}");
-        if writeln!(output, "{line}")
-            .and_then(|_| output.flush())
-            .is_err()
-        {
-            return;
-        }
-    }
-}
 
 /// The current game session and the engine's settings, shared by every front end.
 pub struct Controller {

@@ -6,26 +6,33 @@
 //! its move `x,y`. Coordinates are 0-based, `x` the column and `y` the row counted from the
 //! top-left. Moves are kept here as the game's own cell text (`a1` bottom-left: file `x`,
 //! rank `height - y`) and every position goes through the game's move parser, so the rules
-//! are the game's. The game is the one whose [`GameInfo::own_dialect`] is `gomocup`; its
-//! variant options `BoardSize` and `Rule` are set from `START` and `INFO rule`.
+//! are the game's. The game is the one whose [`ProtocolSettings::own_dialect`] is
+//! `gomocup`; its [`ProtocolSettings::dialect_settings`] say which of its variant options
+//! the settings `size` (from `START`) and `rule` (from `INFO rule`, `0` or `1`) set, so
+//! this front end names no game.
 //!
 //! Bad input gets `ERROR ...` (unknown commands `UNKNOWN ...`) and the last good state is
 //! kept. Every command, reply and error is in protocol.md.
 //!
-//! [`GameInfo::own_dialect`]: crate::games::GameInfo::own_dialect
+//! [`ProtocolSettings::own_dialect`]: crate::games::ProtocolSettings::own_dialect
+//! [`ProtocolSettings::dialect_settings`]: crate::games::ProtocolSettings::dialect_settings
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use super::command::{GoParams, PositionStart};
 use super::controller::Controller;
-use super::frontend::{FrontEnd, Reporter};
+use super::frontend::FrontEnd;
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
+use super::session::Reporter;
 use crate::games::{self, GameKind, VariantOption};
 use crate::search::{ScoreReport, SearchInfo};
 
-pub use crate::games::gomoku::{EXACT_FIVE, FREESTYLE, RULE_OPTION, SIZE_OPTION};
-/// The name of the protocol in [`GameInfo::own_dialect`](crate::games::GameInfo).
+/// The name of the protocol in [`ProtocolSettings::own_dialect`](crate::games::ProtocolSettings).
 pub const PROTOCOL_NAME: &str = "gomocup";
+/// The dialect setting that `START N` sets to `N`, the board's side.
+pub const SIZE_SETTING: &str = "size";
+/// The dialect setting that `INFO rule N` sets to `N` (`0` freestyle, `1` exactly five).
+pub const RULE_SETTING: &str = "rule";
 /// `timeout_turn` until the manager tells it, in ms.
 const DEFAULT_TIMEOUT_TURN_MS: u64 = 30_000;
 /// The reserve kept from `timeout_turn` and `time_left`: this much in ms...
@@ -227,10 +234,10 @@ impl Gomocup {
         let size: u32 = number(rest).ok_or_else(|| "usage: START size".to_string())?;
         let game = games::with_dialect(PROTOCOL_NAME)
             .ok_or_else(|| "no game plays the Gomocup protocol".to_string())?;
-        let option = variant_option(game, SIZE_OPTION)
-            .ok_or_else(|| format!("{game} has no {SIZE_OPTION} option"))?;
+        let (option, value) = dialect_option(game, SIZE_SETTING, &size.to_string())
+            .ok_or_else(|| format!("{game} has no board size for the Gomocup protocol"))?;
         let value = option
-            .check(&size.to_string())
+            .check(&value)
             .map_err(|expected| format!("unsupported size {size}: sizes are {expected}"))?;
         controller.set_game(game);
         controller.set_variant(&option, value);
@@ -441,27 +448,24 @@ fn accept_rule(controller: &mut Controller, rule: u32) -> Result<(), String> {
         return Err("only 0 (freestyle) and 1 (exactly five) are played".to_string());
     }
     let game = games::with_dialect(PROTOCOL_NAME).unwrap_or(controller.game());
-    let value = if rule == 1 { EXACT_FIVE } else { FREESTYLE };
-    let option = variant_option(game, RULE_OPTION).filter(|option| option.check(value).is_ok());
-    match option {
-        Some(option) => {
+    let checked = dialect_option(game, RULE_SETTING, &rule.to_string())
+        .and_then(|(option, value)| Some((option, option.check(&value).ok()?)));
+    match checked {
+        Some((option, value)) => {
             controller.set_game(game);
-            controller.set_variant(&option, value.to_string());
+            controller.set_variant(&option, value);
             Ok(())
         }
-        None if value == FREESTYLE => Ok(()),
+        // Rule 0, freestyle, is what a game without a rule plays.
+        None if rule == 0 => Ok(()),
         None => Err(format!("{game} here plays freestyle only")),
     }
 }
 
-/// The game's variant option `name`, if it has one.
-fn variant_option(game: GameKind, name: &str) -> Option<VariantOption> {
-    game.info()
-        .protocol
-        .variant_options
-        .iter()
-        .find(|option| option.name == name)
-        .copied()
+/// The variant option, and its value, that `game` maps the Gomocup's `setting` at `value`
+/// to, if it maps them.
+fn dialect_option(game: GameKind, setting: &str, value: &str) -> Option<(VariantOption, String)> {
+    game.info().protocol.dialect_option(setting, value)
 }
 
 /// A non-negative decimal number, digits only.
@@ -595,6 +599,20 @@ mod tests {
             assert!(board_stone(bad, 15, &mut stones).is_err(), "{bad}");
         }
         assert_eq!(stones.len(), 2);
+    }
+
+    #[test]
+    fn the_gomocup_game_maps_size_and_rule() {
+        let game = games::with_dialect(PROTOCOL_NAME).unwrap();
+        let (size, value) = dialect_option(game, SIZE_SETTING, "20").unwrap();
+        assert_eq!((size.name, value.as_str()), ("BoardSize", "20"));
+        let (rule, value) = dialect_option(game, RULE_SETTING, "1").unwrap();
+        assert_eq!((rule.name, value.as_str()), ("Rule", "exact5"));
+        let (_, value) = dialect_option(game, RULE_SETTING, "0").unwrap();
+        assert_eq!(value, "freestyle");
+        assert_eq!(dialect_option(game, RULE_SETTING, "4"), None);
+        let connect4 = games::find("connect4").unwrap();
+        assert_eq!(dialect_option(connect4, SIZE_SETTING, "15"), None);
     }
 
     #[test]

@@ -1,11 +1,15 @@
-//! The protocol layer: input lines in, search events out as lines. A front end
-//! ([`frontend`]) parses and formats one protocol on top of the shared reader and writer
-//! threads, [`controller::Controller`] and [`session`]: the UCI family ([`uci`]; UCI, UGI and
-//! UAI differ only in the words of [`dialect`]) and the Gomocup protocol ([`gomocup`]).
+//! The protocol layer: input lines in, search events out as lines. Layered without a
+//! circle, from the bottom: the protocol's words and values ([`dialect`], [`command`],
+//! [`format`](mod@format), [`options`]), one game's [`session`] and the [`controller::Controller`]
+//! every front end shares; the front ends on top of them ([`frontend`] says what one is):
+//! the UCI family ([`uci`]; UCI, UGI and UAI differ only in the words of [`dialect`]) and
+//! the Gomocup protocol ([`gomocup`]); and above them all [`engine_loop`], the loop that
+//! chooses a front end and feeds it lines.
 
 pub mod command;
 pub mod controller;
 pub mod dialect;
+pub mod engine_loop;
 pub mod format;
 pub mod frontend;
 pub mod gomocup;
@@ -15,5 +19,5 @@ pub mod session;
 pub mod tuning;
 pub mod uci;
 
-pub use controller::{run, run_protocol, BenchCommand};
-pub use frontend::Protocol;
+pub use controller::BenchCommand;
+pub use engine_loop::{run, run_protocol, Protocol};

@@ -191,7 +191,7 @@ pub fn parse_option(
     game: GameKind,
 ) -> Result<OptionChange, OptionError> {
     #[cfg(feature = "tune")]
-    if let Some(change) = super::tuning::parse(name, value) {
+    if let Some(change) = parse_search_param(name, value) {
         return change;
     }
     match name.to_ascii_lowercase().as_str() {
@@ -231,6 +231,36 @@ pub fn parse_option(
         }
         _ => parse_variant_option(name, value, game),
     }
+}
+
+/// Tuning build only: reads `setoption name NAME value VALUE` when NAME is a tunable
+/// search constant (`None`: it is not); the range is checked here, the whole set by
+/// `tuning::apply`.
+#[cfg(feature = "tune")]
+fn parse_search_param(
+    name: &str,
+    value: Option<&str>,
+) -> Option<Result<OptionChange, OptionError>> {
+    let tunable = crate::search::params::tunable(name)?;
+    let Some(value) = value else {
+        return Some(Err(OptionError::MissingValue(tunable.name.to_string())));
+    };
+    Some(
+        value
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|v| (tunable.min..=tunable.max).contains(v))
+            .map(|value| OptionChange::SearchParam {
+                name: tunable.name,
+                value,
+            })
+            .ok_or_else(|| OptionError::BadValue {
+                name: tunable.name.to_string(),
+                value: value.to_string(),
+                expected: format!("an integer from {} to {}", tunable.min, tunable.max),
+            }),
+    )
 }
 
 /// Checks `setoption` of a game's variant option.
@@ -383,5 +413,24 @@ mod tests {
         assert!(
             lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
         );
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_constants_are_checked_one_by_one() {
+        assert_eq!(parse_search_param("Hash", Some("16")), None);
+        assert_eq!(
+            parse_search_param("futilitymargin", Some(" 120 ")),
+            Some(Ok(OptionChange::SearchParam {
+                name: "FutilityMargin",
+                value: 120
+            }))
+        );
+        for bad in [None, Some("9"), Some("401"), Some("ten"), Some("")] {
+            assert!(
+                matches!(parse_search_param("FutilityMargin", bad), Some(Err(_))),
+                "{bad:?}"
+            );
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! One game's state behind the protocol: the current position and the search's threads
 //! (a [`ThreadPool`], which owns the searchers and the table), with the search's events
-//! turned into lines by the front end's [`Reporter`]. [`GameSession`] is generic over the game and erased behind the
-//! object-safe [`Session`] so the controller can switch games at run time.
+//! turned into lines by the front end's [`Reporter`]. [`GameSession`] is generic over the
+//! game and erased behind the object-safe [`Session`] so the controller can switch games
+//! at run time.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +10,6 @@ use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
 use super::format::format_perft;
-use super::frontend::Reporter;
 use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
@@ -17,6 +17,17 @@ use crate::search::threads::StartError;
 use crate::search::{
     Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool,
 };
+
+/// Turns one search's events into the front end's lines (moves already in the game's
+/// notation). One reporter serves one search and goes with it to the search's thread.
+pub trait Reporter: Send + 'static {
+    /// The line for a finished iteration (UCI: `info depth ...`), if the front end prints
+    /// one.
+    fn iteration(&mut self, info: &SearchInfo<String>) -> Option<String>;
+    /// The lines that end the search, given the best move and the move to ponder on
+    /// (either may be missing).
+    fn finished(&mut self, line: &[String]) -> Vec<String>;
+}
 
 /// Error text for the controller to print.
 pub type SessionError = String;

@@ -1,15 +1,14 @@
 //! Tuning build only (cargo feature `tune`): the current game's search constants
 //! ([`SearchParams`], every field in [`TUNABLES`]) as `spin` options, so that an SPSA
 //! tuner (`scripts/spsa.py`, OpenBench) plays engines that differ only in them. A value
-//! is checked against the option's range and [`SearchParams::problem`]; the session then
+//! is checked against the option's range (by `setoption`, in the options module) and
+//! [`SearchParams::problem`] (by [`apply`]); the session then
 //! searches with the game's constants overridden by every value set since the game was
 //! chosen. See docs/tuning.md and protocol.md.
 
 use crate::games::{Evaluation, GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::params::{tunable, Tunable, OPENBENCH_R_END, TUNABLES};
 use crate::search::{Game, SearchParams};
-
-use super::options::{OptionChange, OptionError};
 
 /// The search constants `kind` plays with (`G::SEARCH_PARAMS`).
 pub fn game_params(kind: GameKind) -> SearchParams {
@@ -51,31 +50,6 @@ pub fn openbench_lines(kind: GameKind) -> Vec<String> {
         .collect()
 }
 
-/// Reads `setoption name NAME value VALUE` when NAME is a tunable constant (`None`: it
-/// is not); the range is checked here, the whole set by [`apply`].
-pub fn parse(name: &str, value: Option<&str>) -> Option<Result<OptionChange, OptionError>> {
-    let tunable = tunable(name)?;
-    let Some(value) = value else {
-        return Some(Err(OptionError::MissingValue(tunable.name.to_string())));
-    };
-    Some(
-        value
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .filter(|v| (tunable.min..=tunable.max).contains(v))
-            .map(|value| OptionChange::SearchParam {
-                name: tunable.name,
-                value,
-            })
-            .ok_or_else(|| OptionError::BadValue {
-                name: tunable.name.to_string(),
-                value: value.to_string(),
-                expected: format!("an integer from {} to {}", tunable.min, tunable.max),
-            }),
-    )
-}
-
 /// `base` with every `(name, value)` of `values` applied in order, or why the result
 /// cannot drive a search.
 pub fn apply(base: SearchParams, values: &[(&'static str, i64)]) -> Result<SearchParams, String> {
@@ -105,21 +79,7 @@ mod tests {
     }
 
     #[test]
-    fn values_are_checked_one_by_one_and_as_a_set() {
-        assert_eq!(parse("Hash", Some("16")), None);
-        assert_eq!(
-            parse("futilitymargin", Some(" 120 ")),
-            Some(Ok(OptionChange::SearchParam {
-                name: "FutilityMargin",
-                value: 120
-            }))
-        );
-        for bad in [None, Some("9"), Some("401"), Some("ten"), Some("")] {
-            assert!(
-                matches!(parse("FutilityMargin", bad), Some(Err(_))),
-                "{bad:?}"
-            );
-        }
+    fn values_are_checked_as_a_set() {
         let base = SearchParams::DEFAULT;
         let tuned = apply(base, &[("FutilityMargin", 120), ("LmrBase", 50)]).unwrap();
         assert_eq!((tuned.futility_margin, tuned.lmr_base), (120, 0.5));

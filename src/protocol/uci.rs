@@ -11,8 +11,9 @@
 use super::command::{parse, Command};
 use super::controller::{BenchCommand, Controller, ENGINE_AUTHOR, ENGINE_NAME};
 use super::format::{format_bestmove, format_info, Dialect};
-use super::frontend::{FrontEnd, Reporter};
+use super::frontend::FrontEnd;
 use super::options::{missing_for_game, option_lines, parse_option};
+use super::session::Reporter;
 use crate::games;
 use crate::search::SearchInfo;
 

@@ -4,7 +4,7 @@
 //! pawn structure), applied to later static evaluations of the same class.
 //!
 //! Each entry is a running average of `search score - static evaluation`, weighted by the
-//! depth of the search that produced it, kept in 1/[`GRAIN`] units.
+//! depth of the search that produced it, kept in 1/`GRAIN` units.
 
 use super::game::Game;
 use super::score::{Score, MATE_BOUND};

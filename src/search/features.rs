@@ -7,7 +7,7 @@
 use super::{Game, Pruning};
 
 /// Which tree-shrinking parts of the search are switched on. None of them changes the
-/// value of a search that the game's [`Pruning`](super::Pruning) leaves exact.
+/// value of a search that the game's [`Pruning`] leaves exact.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchFeatures {
     /// Alpha-beta windows and cut-offs; off means every child is searched with the full

@@ -1,7 +1,7 @@
 //! `cutoff play`: a person plays any game against an engine in the terminal.
 //!
 //! The game runs through the referee `cutoff match` uses ([`referee::play_game`]): one side
-//! is an engine process, the other a [`Human`] reading moves from stdin, so rules, game end
+//! is an engine process, the other a `Human` reading moves from stdin, so rules, game end
 //! and records are those of `cutoff match`.
 
 use std::io::{BufRead, IsTerminal, Write};

@@ -251,7 +251,7 @@ pub struct SolveOptions {
     /// Solve every position of this file: one FEN or move sequence per line.
     #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pub file: Option<String>,
-    /// Connect Four: the file is in Pascal Pons' format ("<columns> <score>"); verify
+    /// Connect Four: the file is in Pascal Pons' format (`<columns> <score>`); verify
     /// every score and report mean time, mean nodes and positions per second.
     #[arg(long, requires = "file")]
     pub check: bool,
@@ -654,7 +654,7 @@ mod tests {
     fn a_tiny_budget_gives_no_value() {
         let mut solver = Solver::<Mnk>::new(1);
         solver.budget = Some(10);
-        let game = Mnk::start(&MnkVariant::GOMOKU);
+        let game = Mnk::start(&MnkVariant::new(15, 15, 5).unwrap());
         let solution = solver.solve(&game, false, &mut |_| {});
         assert_eq!(solution.value, None);
     }

@@ -70,9 +70,9 @@ pub const INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: Some(nnue::NET_SUPPORT),
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("ataxx"),
         own_dialect: Some("uai"),
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[
@@ -116,13 +116,7 @@ const ZOBRIST_SEED: u64 = 0x6174_6178_782d_6375;
 
 /// `bits` (the low 7 bits of one rank) copied into every rank.
 const fn repeat_per_rank(bits: u64) -> u64 {
-    let mut result = 0;
-    let mut rank = 0;
-    while rank < SIDE {
-        result |= bits << (rank * SIDE);
-        rank += 1;
-    }
-    result
+    grid::repeat_bits(bits, SIDE, SIDE)
 }
 
 /// The squares next to any square of `bits` (8 directions), on the board.
@@ -449,6 +443,21 @@ impl Ataxx {
         STONE_VALUE * (own - other) + TEMPO_SHARE * self.best_gain() / 100
     }
 
+    /// What the cell at `file` and `rank` (0-based, rank 0 at the bottom) holds, for the
+    /// FEN and the drawing.
+    fn mark(&self, file: usize, rank: usize) -> grid::Mark {
+        let bit = 1u64 << (rank * SIDE + file);
+        if self.stones[0] & bit != 0 {
+            grid::Mark::Stone(Player::First)
+        } else if self.stones[1] & bit != 0 {
+            grid::Mark::Stone(Player::Second)
+        } else if self.gaps & bit != 0 {
+            grid::Mark::Gap
+        } else {
+            grid::Mark::Empty
+        }
+    }
+
     /// The stones of `player`.
     pub fn stones_of(&self, player: Player) -> u64 {
         self.stones[player.index()]
@@ -607,44 +616,14 @@ impl Rules for Ataxx {
     }
 
     fn to_fen(&self) -> String {
-        let mut fen = grid::write_board(SIDE, SIDE, |file, rank| {
-            let bit = 1u64 << (rank * SIDE + file);
-            if self.stones[0] & bit != 0 {
-                grid::Mark::Stone(Player::First)
-            } else if self.stones[1] & bit != 0 {
-                grid::Mark::Stone(Player::Second)
-            } else if self.gaps & bit != 0 {
-                grid::Mark::Gap
-            } else {
-                grid::Mark::Empty
-            }
-        });
+        let mut fen = grid::write_board(SIDE, SIDE, |file, rank| self.mark(file, rank));
         let side = grid::symbol(self.side);
         let _ = write!(fen, " {side} {} {}", self.halfmoves, self.fullmoves);
         fen
     }
 
     fn render(&self) -> String {
-        let mut lines = Vec::with_capacity(SIDE + 1);
-        for rank in (0..SIDE).rev() {
-            let mut line = (rank + 1).to_string();
-            for file in 0..SIDE {
-                let bit = 1u64 << (rank * SIDE + file);
-                line.push(' ');
-                line.push(if self.stones[0] & bit != 0 {
-                    'x'
-                } else if self.stones[1] & bit != 0 {
-                    'o'
-                } else if self.gaps & bit != 0 {
-                    '-'
-                } else {
-                    '.'
-                });
-            }
-            lines.push(line);
-        }
-        lines.push("  a b c d e f g".to_string());
-        lines.join("\n")
+        grid::draw_board(SIDE, SIDE, |file, rank| self.mark(file, rank))
     }
 
     fn side_to_move(&self) -> Player {
@@ -835,7 +814,7 @@ pub const ATAXX_SEARCH_PARAMS: SearchParams = SearchParams {
 
 impl SearchHooks for Ataxx {
     /// The stone difference from the side to move's view, plus a share of what the side
-    /// to move gains with its best move (see [`Ataxx::best_gain`]): without it the
+    /// to move gains with its best move (see `Ataxx::best_gain`): without it the
     /// evaluation swings by several stones between odd and even depths.
     ///
     /// With a net: from the current accumulator if it is computed, else from the last
@@ -935,6 +914,7 @@ impl ExactHooks for Ataxx {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix;
     use crate::search::perft::perft;
     use crate::search::GameResult;
 
@@ -946,17 +926,6 @@ mod tests {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
         moves.to_vec()
-    }
-
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     /// A plain reference: the moves of the side to move by looking at every square pair.
@@ -1044,7 +1013,7 @@ mod tests {
 
     #[test]
     fn moves_match_the_naive_reference_and_unmake_restores() {
-        let mut rng = XorShift(0x5eed_a7a8);
+        let mut rng = SplitMix::new(0x5eed_a7a8);
         for game in 0..200 {
             let mut position = if game % 3 == 1 {
                 fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
@@ -1069,7 +1038,7 @@ mod tests {
                 assert_eq!(parsed, position);
                 assert_eq!(parsed.hash(), position.hash());
                 let before = (position.clone(), position.hash(), position.to_fen());
-                let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                let mv = moves[rng.below(moves.len())];
                 position.make_move(mv);
                 let after = position.clone();
                 position.unmake_move(mv);
@@ -1263,12 +1232,12 @@ mod tests {
 
     #[test]
     fn fen_never_panics_on_junk() {
-        let mut rng = XorShift(4242);
+        let mut rng = SplitMix::new(4242);
         let alphabet = b"xo-0123456789/ \tab\xc3\xa9";
         for _ in 0..20_000 {
-            let len = (rng.next() % 40) as usize;
+            let len = (rng.next_u64() % 40) as usize;
             let bytes: Vec<u8> = (0..len)
-                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             let text = String::from_utf8_lossy(&bytes);
             let _ = Ataxx::from_fen(&AtaxxVariant::default(), &text);
@@ -1307,15 +1276,15 @@ mod tests {
     #[test]
     fn hashes_tell_positions_apart_and_include_the_clock() {
         let mut seen = std::collections::HashMap::new();
-        let mut rng = XorShift(777);
+        let mut rng = SplitMix::new(777);
         for _ in 0..2_000 {
             let mut position = Ataxx::start(&AtaxxVariant::default());
-            for _ in 0..(rng.next() % 24) {
+            for _ in 0..(rng.next_u64() % 24) {
                 let moves = moves_of(&position);
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
             let key = position.to_fen();
             let board = key

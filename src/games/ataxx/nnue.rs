@@ -226,7 +226,7 @@ fn home_window(cell: usize) -> usize {
 
 /// `net` as the engine evaluates it: an `Ataxx2x2Plus147` net becomes an
 /// [`ATAXX2X2_FOLDED147`] one, each cell's own and other stone rows added (wrapping, as the
-/// accumulator adds) to the rows of its [`home_window`] where the cell has that state, so a
+/// accumulator adds) to the rows of its `home_window` where the cell has that state, so a
 /// move updates only window rows and the same accumulators come out bit for bit (`i16`
 /// sums wrap: any order of the same additions gives the same values). Other nets are kept.
 pub fn fold(net: Network) -> Network {

@@ -708,7 +708,7 @@ mod tests {
 
     #[test]
     fn set_wise_pawn_structure_matches_the_loops_and_traces_match_on_random_games() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::rng::SplitMix::new(0x2545_f491_4f6c_dd1d);
         let mut positions = 0;
         for _ in 0..200 {
             let mut board = Board::default();
@@ -721,10 +721,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                board.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+                board.play_unchecked(moves[rng.below(moves.len())]);
                 for color in [Color::White, Color::Black] {
                     let mut fast = Counts(vec![0; NUM_WEIGHTS]);
                     let ours = board.colored_pieces(color, Piece::Pawn);

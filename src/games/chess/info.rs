@@ -12,8 +12,7 @@ pub const INFO: GameInfo = GameInfo {
     eval_net: Some(super::nnue::NET_SUPPORT),
     protocol: ProtocolSettings {
         variant_options: &[super::CHESS960_OPTION],
-        pgn_variant: None,
-        own_dialect: None,
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: BENCH,

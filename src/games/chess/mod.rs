@@ -1600,13 +1600,8 @@ mod tests {
     fn garbage_input_never_panics() {
         let alphabet: Vec<char> = "pnbrqkPNBRQK0123456789/ wb-KQkqaehAEH".chars().collect();
         let base = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u64();
         let game = position(base);
         for _ in 0..20_000 {
             // A valid FEN with a few characters replaced.

@@ -43,9 +43,8 @@ pub const INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     protocol: ProtocolSettings {
-        variant_options: &[],
         pgn_variant: Some("connect4"),
-        own_dialect: None,
+        ..ProtocolSettings::NONE
     },
     tools: ToolSettings {
         bench_positions: &[
@@ -97,13 +96,7 @@ const TEMPO: i32 = 2;
 
 /// `bits` (the low `HEIGHT` bits of one column) copied into every column.
 const fn repeat_per_column(bits: u64) -> u64 {
-    let mut result = 0;
-    let mut column = 0;
-    while column < WIDTH {
-        result |= bits << (column * COLUMN_BITS);
-        column += 1;
-    }
-    result
+    super::grid::repeat_bits(bits, COLUMN_BITS, WIDTH)
 }
 
 /// The playable cells of `column`.
@@ -543,6 +536,7 @@ impl ExactHooks for Connect4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix;
 
     /// Leaves at exactly `depth` plies; terminal positions earlier contribute nothing.
     fn perft(position: &mut Connect4, depth: u32) -> u64 {
@@ -558,19 +552,6 @@ mod tests {
             position.unmake_move(mv);
         }
         total
-    }
-
-    /// A small deterministic xorshift generator (the solver's tests use it too).
-    pub(super) struct XorShift(pub(super) u64);
-
-    impl XorShift {
-        /// The next number.
-        pub(super) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     fn moves_of(position: &Connect4) -> Vec<Column> {
@@ -718,7 +699,7 @@ mod tests {
 
     #[test]
     fn bit_tricks_match_the_naive_reference() {
-        let mut rng = XorShift(31337);
+        let mut rng = SplitMix::new(31337);
         for _ in 0..300 {
             let mut position = Connect4::start(&());
             loop {
@@ -740,7 +721,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
         }
     }
@@ -792,7 +773,7 @@ mod tests {
 
     #[test]
     fn fen_round_trips_on_random_playouts() {
-        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..300 {
             let mut position = Connect4::start(&());
             loop {
@@ -804,7 +785,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
         }
     }
@@ -913,12 +894,12 @@ mod tests {
 
     #[test]
     fn fen_never_panics_on_junk() {
-        let mut rng = XorShift(12345);
+        let mut rng = SplitMix::new(12345);
         let alphabet = b"xo0123456789/ \t-ab\xc3\xa9";
         for _ in 0..20_000 {
-            let len = (rng.next() % 40) as usize;
+            let len = (rng.next_u64() % 40) as usize;
             let bytes: Vec<u8> = (0..len)
-                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             let text = String::from_utf8_lossy(&bytes);
             let _ = Connect4::from_fen(&(), &text);
@@ -974,15 +955,15 @@ mod tests {
     #[test]
     fn hashes_differ_between_positions() {
         let mut seen = std::collections::HashMap::new();
-        let mut rng = XorShift(777);
+        let mut rng = SplitMix::new(777);
         for _ in 0..2_000 {
             let mut position = Connect4::start(&());
-            for _ in 0..(rng.next() % 20) {
+            for _ in 0..(rng.next_u64() % 20) {
                 let moves = moves_of(&position);
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
             let fen = position.to_fen();
             if let Some(other) = seen.insert(position.hash(), fen.clone()) {
@@ -1039,7 +1020,7 @@ mod tests {
         assert_eq!(play("121212").evaluate(), WIN_SOON);
         assert_eq!(play("22334").evaluate(), -WIN_SOON);
         // Bounded everywhere on random playouts.
-        let mut rng = XorShift(4242);
+        let mut rng = SplitMix::new(4242);
         for _ in 0..500 {
             let mut position = Connect4::start(&());
             loop {
@@ -1048,7 +1029,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                position.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                position.make_move(moves[rng.below(moves.len())]);
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Connect Four's replies book: the positions the first player's book ([`book`](super::book))
+//! Connect Four's replies book: the positions the first player's book ([`book`])
 //! leaves out. For every position the opponent can lead cutoff into in the first plies,
 //! whatever it plays, one move that keeps the position's value, and that value:
 //! - cutoff the second player: every position after any first-player move, cutoff replying
@@ -419,19 +419,17 @@ mod tests {
     #[test]
     fn late_positions_get_a_move_that_keeps_their_value() {
         use crate::search::minimax::minimax;
-        let mut rng = super::super::tests::XorShift(7);
+        let mut rng = crate::rng::SplitMix::new(7);
         let mut solver = Connect4Solver::new(4);
         let mut seen = [0; 3];
         while seen.iter().sum::<usize>() < 120 {
             let mut game = Connect4::start(&());
-            for _ in 0..30 + rng.next() % 4 {
+            for _ in 0..30 + rng.next_u64() % 4 {
                 let columns = playable(&game);
                 if columns.is_empty() || game.outcome().is_some() {
                     break;
                 }
-                game.make_move(Column(
-                    columns[(rng.next() % columns.len() as u64) as usize],
-                ));
+                game.make_move(Column(columns[rng.below(columns.len())]));
             }
             if game.outcome().is_some() {
                 continue;

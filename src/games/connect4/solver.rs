@@ -4,14 +4,14 @@
 //! `(22 - k)`-th stone, `-k` when the opponent wins with its `(22 - k)`-th, `0` for a draw;
 //! the solver converts to the core's mate scores only at the root ([`score_of`]).
 //!
-//! The tricks, each a step of [`Connect4Solver::negamax`]:
+//! The tricks, each a step of `Connect4Solver::negamax`:
 //! - bitboards, and a position as three words copied per move (no unmake);
 //! - the side to move never searches a position where it wins at once: that is caught one
 //!   ply earlier (`can_win_next`), so the search only asks about the opponent's threats;
 //! - non-losing moves: a playable opponent threat forces the reply (two of them lose), and
 //!   a move under an opponent threat is never tried;
 //! - score bounds from the stones left (mate distance pruning) narrow every window;
-//! - null-window searches only, chosen by [`Connect4Solver::solve_board`] as a binary search
+//! - null-window searches only, chosen by `Connect4Solver::solve_board` as a binary search
 //!   biased towards 0 (first "win?", then "loss?");
 //! - a transposition table of 8-byte entries keyed by the position's 49-bit key: the
 //!   bucket is the key modulo a prime and only the low 32 bits are stored, which with the
@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use super::{column_mask, playable_cells, threat_cells, Connect4, CELLS, COLUMN_BITS, WIDTH};
 use crate::search::exact::{one_by_one, Interrupt};
 use crate::search::score::{outcome_score, MATE};
+use crate::search::tt::prefetch_line;
 use crate::search::{ExactSearch, Rules, Score};
 
 /// Columns in the order moves are tried when nothing else tells them apart: centre first.
@@ -250,17 +251,8 @@ impl SolverTable {
     /// parent prefetches its children's buckets before it orders them.
     #[inline]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (index, _) = self.locate(key);
-            let slot: *const AtomicU64 = &self.slots[index];
-            // SAFETY: SSE is part of every x86-64 target, and a prefetch only hints the
-            // cache: it reads nothing and cannot fault, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let (index, _) = self.locate(key);
+        prefetch_line(&self.slots[index]);
     }
 
     /// The bounds known for `key`, `(lower, upper)`; `None` when nothing is known.
@@ -758,12 +750,12 @@ impl ExactSearch<Connect4> for Connect4Solver {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::XorShift;
     use super::*;
+    use crate::rng::SplitMix;
     use crate::search::minimax::minimax;
     use crate::search::MoveList;
 
-    fn random_position(rng: &mut XorShift, plies: u32) -> Option<Connect4> {
+    fn random_position(rng: &mut SplitMix, plies: u32) -> Option<Connect4> {
         let mut game = Connect4::start(&());
         for _ in 0..plies {
             let mut moves = MoveList::new();
@@ -771,7 +763,7 @@ mod tests {
             if moves.is_empty() {
                 return None;
             }
-            game.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+            game.make_move(moves[rng.below(moves.len())]);
         }
         game.outcome().is_none().then_some(game)
     }
@@ -816,11 +808,11 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_on_random_end_games() {
-        let mut rng = XorShift(2024);
+        let mut rng = SplitMix::new(2024);
         let mut solver = Connect4Solver::new(1);
         let mut checked = 0;
         while checked < 200 {
-            let plies = 28 + (rng.next() % 8) as u32;
+            let plies = 28 + (rng.next_u64() % 8) as u32;
             let Some(mut game) = random_position(&mut rng, plies) else {
                 continue;
             };
@@ -836,7 +828,7 @@ mod tests {
 
     #[test]
     fn threads_agree_with_one_thread_and_mirrors_share() {
-        let mut rng = XorShift(99);
+        let mut rng = SplitMix::new(99);
         let mut positions = Vec::new();
         while positions.len() < 6 {
             if let Some(game) = random_position(&mut rng, 24) {

@@ -6,8 +6,8 @@
 //! full board without a five is a draw.
 //!
 //! The position keeps, for every cell and direction, the line key of its four neighbours
-//! on each side (see [`pattern`]), and from it, per player, what a stone there would make:
-//! its [`pattern::Pattern`] per direction, their combination into a [`Threat`] level and a
+//! on each side (see `pattern`), and from it, per player, what a stone there would make:
+//! its `pattern::Pattern` per direction, their combination into a [`Threat`] level and a
 //! value. Placing a stone changes the keys of the 32 cells it sees, so all of this (the
 //! evaluation's sums, the sets of cells that make fives and fours) is kept incrementally.
 //! The search sees only candidate cells near the stones ([`Gomoku::generate_search_moves`]),
@@ -32,8 +32,8 @@ use pattern::{Pattern, PATTERNS, WALL_BITS};
 
 use super::grid::{self, Mark};
 use super::{
-    BenchPosition, Evaluation, GameInfo, PieceMarks, ProtocolSettings, ToolSettings, VariantOption,
-    VariantOptionKind, VariantSettings,
+    BenchPosition, DialectSetting, Evaluation, GameInfo, PieceMarks, ProtocolSettings,
+    ToolSettings, VariantOption, VariantOptionKind, VariantSettings,
 };
 use crate::search::game::{
     ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks, QUIET_HINT_LIMIT,
@@ -50,6 +50,18 @@ pub const INFO: GameInfo = GameInfo {
     protocol: ProtocolSettings {
         own_dialect: Some("gomocup"),
         variant_options: &[size_option(15), rule_option(FREESTYLE)],
+        dialect_settings: &[
+            DialectSetting {
+                setting: "size",
+                option: SIZE_OPTION,
+                values: &[],
+            },
+            DialectSetting {
+                setting: "rule",
+                option: RULE_OPTION,
+                values: &[("0", FREESTYLE), ("1", EXACT_FIVE)],
+            },
+        ],
         pgn_variant: Some("gomoku"),
     },
     tools: ToolSettings {
@@ -102,14 +114,14 @@ pub const STANDARD_INFO: GameInfo = GameInfo {
     ..INFO
 };
 
-/// The name of the `BoardSize` variant option (the Gomocup front end's `START N`).
-pub const SIZE_OPTION: &str = "BoardSize";
-/// The name of the `Rule` variant option (the Gomocup front end's `INFO rule`).
-pub const RULE_OPTION: &str = "Rule";
-/// The `Rule` value of five or more in a row.
-pub const FREESTYLE: &str = "freestyle";
-/// The `Rule` value of exactly five.
-pub const EXACT_FIVE: &str = "exact5";
+/// The name of the `BoardSize` variant option (the Gomocup's setting `size`, from `START N`).
+const SIZE_OPTION: &str = "BoardSize";
+/// The name of the `Rule` variant option (the Gomocup's setting `rule`, from `INFO rule`).
+const RULE_OPTION: &str = "Rule";
+/// The `Rule` value of five or more in a row (Gomocup rule 0).
+const FREESTYLE: &str = "freestyle";
+/// The `Rule` value of exactly five (Gomocup rule 1).
+const EXACT_FIVE: &str = "exact5";
 
 /// The `BoardSize` option of an entry whose board is `default` cells a side.
 const fn size_option(default: i64) -> VariantOption {
@@ -299,7 +311,7 @@ pub enum Threat {
     FourThree,
     /// An open four or two fours: a win unless the opponent makes five first.
     OpenFour,
-    /// A five (pattern-wise; see the module doc of [`pattern`]).
+    /// A five (pattern-wise; see the module doc of `pattern`).
     Five,
 }
 
@@ -1148,28 +1160,13 @@ impl Rules for Gomoku {
     }
 
     fn render(&self) -> String {
-        let size = self.variant.size;
-        let label = size.to_string().len();
-        let mut lines = Vec::with_capacity(usize::from(size) + 1);
-        for rank in (0..size).rev() {
-            let mut line = format!("{:>label$}", rank + 1);
-            for file in 0..size {
-                line.push(' ');
-                line.push(match self.cell(file, rank).and_then(|c| self.stone(c)) {
-                    None => '.',
-                    Some(Player::First) => 'x',
-                    Some(Player::Second) => 'o',
-                });
-            }
-            lines.push(line);
-        }
-        let mut files = " ".repeat(label);
-        for file in 0..size {
-            files.push(' ');
-            files.push(char::from(b'a' + file));
-        }
-        lines.push(files);
-        lines.join("\n")
+        let size = usize::from(self.variant.size);
+        grid::draw_board(size, size, |file, rank| {
+            let stone = self
+                .cell(file as u8, rank as u8)
+                .and_then(|c| self.stone(c));
+            stone.map_or(Mark::Empty, Mark::Stone)
+        })
     }
 
     fn side_to_move(&self) -> Player {
@@ -1181,7 +1178,7 @@ impl Rules for Gomoku {
     }
 
     /// Every empty cell (the rules allow them all; the search asks
-    /// [`Game::generate_search_moves`]).
+    /// [`SearchHooks::generate_search_moves`]).
     fn generate_moves(&self, moves: &mut MoveList<Cell>) {
         if self.won {
             return;
@@ -1223,13 +1220,7 @@ impl Rules for Gomoku {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.won {
-            Some(Outcome::Loss)
-        } else if self.stone_count() == self.variant.cells() {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        grid::placement_outcome(self.won, self.stone_count(), self.variant.cells())
     }
 
     fn hash(&self) -> u64 {
@@ -1237,17 +1228,13 @@ impl Rules for Gomoku {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
-        let text = text.trim();
-        let cell = self
-            .parse_cell(text)
-            .ok_or_else(|| GameError::InvalidMove(text.to_string()))?;
-        if self.outcome().is_some() {
-            return Err(GameError::GameOver(text.to_string()));
-        }
-        if !self.is_empty_cell(usize::from(cell.0)) {
-            return Err(GameError::IllegalMove(text.to_string()));
-        }
-        Ok(cell)
+        let over = self.outcome().is_some();
+        grid::parse_placement(
+            text,
+            |text| self.parse_cell(text),
+            over,
+            |cell| !self.is_empty_cell(usize::from(cell.0)),
+        )
     }
 
     fn format_move(&self, mv: Cell) -> String {
@@ -1406,7 +1393,7 @@ impl SearchHooks for Gomoku {
 
     /// A win at once, else the blocks of the opponent's fives (every move that does not
     /// lose at once), else the moves that make a four within reach of the side's last
-    /// stone ([`Gomoku::within_vcf_reach`]; every four when the ring has no record of it),
+    /// stone (`Gomoku::within_vcf_reach`; every four when the ring has no record of it),
     /// as Rapfi's VCF search takes them: every four anywhere at every step made
     /// quiescence's tree explode where both sides hold many threes.
     fn generate_noisy(&self, moves: &mut MoveList<Cell>) {

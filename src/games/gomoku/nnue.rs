@@ -7,7 +7,7 @@
 //!
 //! # Inputs
 //!
-//! A cell's *code* for a player is the multiset of the four [`Pattern`]s a stone of that
+//! A cell's *code* for a player is the multiset of the four `Pattern`s a stone of that
 //! player on it would make (one per direction, the order of directions forgotten): one of
 //! C(13, 4) = 715 codes. The 15 codes made only of `Dead`, `Block1` and `Flex1` (a stone
 //! there would make nothing) are *quiet*: no input, which keeps the empty board's
@@ -26,10 +26,10 @@
 //! A stone changes the line keys, hence the codes, of the 32 cells it sees and takes its
 //! own cell's codes away: at most 33 cells per player, so at most 66 inputs removed and 66
 //! added per perspective, plus one stone input ([`MAX_CHANGES`]). Each cell keeps its code
-//! per player as a sum of pattern weights ([`CODE_WEIGHT`]), updated with its patterns; a
+//! per player as a sum of pattern weights (`CODE_WEIGHT`), updated with its patterns; a
 //! stone changes one direction of each cell it sees, so each cell's code changes at most
 //! once, and the position records each change in the move's delta where the pattern
-//! changes ([`Gomoku::record_code_change`]).
+//! changes (`Gomoku::record_code_change`).
 //!
 //! # Net files
 //!
@@ -40,7 +40,7 @@
 //! net, trained on 15x15 freestyle games) is built into the binary ([`embedded`]) and
 //! evaluates every entry, on every board, unless `EvalFile` names another net or
 //! `UseNNUE` is off (its provenance is in `nets/README.md`); bare variants such as
-//! [`GomokuVariant::FREESTYLE15`] keep the hand-set evaluation.
+//! [`GomokuVariant::FREESTYLE15`](super::GomokuVariant::FREESTYLE15) keep the hand-set evaluation.
 
 use std::sync::{Arc, OnceLock};
 
@@ -353,7 +353,7 @@ pub fn output_bucket(stones: usize, buckets: usize) -> usize {
 /// `nets/README.md`).
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/gomoku.nnue");
 
-/// The built-in net, parsed once and shared (`None` only if [`EMBEDDED_NET`] were no
+/// The built-in net, parsed once and shared (`None` only if `EMBEDDED_NET` were no
 /// gomoku net, which a test rules out).
 pub fn embedded() -> Option<&'static Arc<Network>> {
     static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
@@ -577,7 +577,7 @@ impl Gomoku {
         ))
     }
 
-    /// The stones of a 15x15 board as [`active`] reads them (`None` on another size).
+    /// The stones of a 15x15 board as [`active_pairs`] reads them (`None` on another size).
     pub fn stones15(&self) -> Option<Stones> {
         if usize::from(self.variant.size) != SIZE {
             return None;

@@ -12,8 +12,8 @@ use crate::search::score::DRAW;
 use crate::search::{Game, MoveList, Outcome, SearchControl};
 
 /// The exact answer at `root`, whose legal (or searched) moves are `root_moves`: a move of
-/// the game's book, or of the best exact value by the game's solver ([`best_exact_move`])
-/// within the solver's time ([`solver_time`]; 5 s under `infinite`), with the solver's
+/// the game's book, or of the best exact value by the game's solver ([`best_exact_move`](super::best_exact_move))
+/// within the solver's time (`solver_time`; 5 s under `infinite`), with the solver's
 /// nodes. `None` when neither answers in time, and then the normal search's deadlines
 /// start again from now (its soft one, and its hard one when the solver went past it),
 /// and the root moves the solver found to let the position's value go are left out of

@@ -467,12 +467,6 @@ impl<G: Game> Searcher<G> {
         self.negamax(&mut game, depth as i32, 0, alpha, beta, NodeKind::Pv)
     }
 
-    /// The best root move of the last [`Searcher::search_root`] whose score was inside its
-    /// window, if any.
-    pub fn root_best(&self) -> Option<G::Move> {
-        self.pv[0].first().copied()
-    }
-
     /// Makes `mv`, fetching the child's table bucket as early as the game allows: before
     /// the move where [`SearchHooks::hash_after`](super::game::SearchHooks::hash_after)
     /// knows the key, else right after it.

@@ -24,7 +24,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 pub enum EngineProtocol {
     /// A dialect of the UCI family: UCI, UGI or UAI.
     Text(Dialect),
-    /// The Gomocup (piskvork) protocol of gomoku engines ([`gomocup`]).
+    /// The Gomocup (piskvork) protocol of gomoku engines (`gomocup`).
     Gomocup,
 }
 

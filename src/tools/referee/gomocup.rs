@@ -451,7 +451,7 @@ mod tests {
     use crate::games::mnk::{Mnk, MnkVariant};
 
     fn gomoku() -> GomocupGame {
-        GomocupGame::of::<Mnk>(&MnkVariant::GOMOKU).unwrap()
+        GomocupGame::of::<Mnk>(&MnkVariant::new(15, 15, 5).unwrap()).unwrap()
     }
 
     #[test]

@@ -19,7 +19,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::records::{self, BlockWriter, GameRecord, RecordedMove};
+use crate::blocks::{self, BlockKind, BlockWriter};
+use crate::records::{self, GameRecord, RecordedMove};
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
 use cutoff::search::score::is_mate;
@@ -232,6 +233,10 @@ impl DatagenSummary {
 /// A game whose self-play makes training data: how one numbered game of a run is played
 /// and written.
 pub trait SelfPlay: Game {
+    /// The kind of the store's blocks its `--format records` writes: cutoff's game records
+    /// by default (chess: viriformat).
+    const STORE_BLOCKS: BlockKind = blocks::GAME_RECORDS;
+
     /// Plays game number `index` of a run (its opening from `book` and its own seed, see
     /// [`opening_of`]) at `options.nodes` per move with `pool`, whose tables it clears
     /// first, and encodes it in `options.format`.
@@ -385,7 +390,7 @@ where
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` with `play` on
 /// `options.threads` threads and appends them to `out` in game order; `progress` is told
 /// the running totals after each game. Any game's datagen runs through it.
-pub fn run_games<G: Game>(
+pub fn run_games<G: SelfPlay>(
     options: &DatagenOptions,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
@@ -416,7 +421,7 @@ pub fn run_games<G: Game>(
         // Write finished games in order.
         let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
         let mut summary = DatagenSummary::default();
-        let mut sink = Sink::new(out, options.format);
+        let mut sink = Sink::new(out, options.format, G::STORE_BLOCKS);
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
@@ -430,17 +435,17 @@ pub fn run_games<G: Game>(
     })
 }
 
-/// Where a run's games go: straight to the output, or through a [`BlockWriter`] for game
-/// records.
+/// Where a run's games go: straight to the output, or through a [`BlockWriter`] for the
+/// store's games.
 enum Sink<'a> {
     Plain(&'a mut dyn Write),
     Blocks(BlockWriter<'a>),
 }
 
 impl<'a> Sink<'a> {
-    fn new(out: &'a mut dyn Write, format: DataFormat) -> Self {
+    fn new(out: &'a mut dyn Write, format: DataFormat, kind: BlockKind) -> Self {
         match format {
-            DataFormat::Records => Sink::Blocks(BlockWriter::new(out)),
+            DataFormat::Records => Sink::Blocks(BlockWriter::new(out, kind)),
             _ => Sink::Plain(out),
         }
     }

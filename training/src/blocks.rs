@@ -187,7 +187,10 @@ fn not_a_block(bytes: &[u8], kind: BlockKind) -> String {
         Some(other) if *other != kind => {
             format!("a block of {}, not of {}", other.name, kind.name)
         }
-        _ => format!("no block of {} here (cut short, or another file)", kind.name),
+        _ => format!(
+            "no block of {} here (cut short, or another file)",
+            kind.name
+        ),
     }
 }
 

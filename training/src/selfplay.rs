@@ -210,8 +210,8 @@ pub struct DatagenSummary {
 /// One finished game as any game's datagen writes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameOutput {
-    /// The encoded positions.
-    pub bytes: Vec<u8>,
+    /// The encoded positions, or why the game could not be encoded.
+    pub bytes: Result<Vec<u8>, String>,
     /// How many positions they are.
     pub positions: usize,
     /// The result, 1.0 / 0.5 / 0.0 from the first player's view.
@@ -334,17 +334,16 @@ pub fn record_played_game<G: SelfPlayHooks>(
     let played = play_game(index, book, options, pool);
     let result = played.record.first_player_score();
     let mut bytes = Vec::new();
-    if options.format == DataFormat::Records {
-        // A game's fields fit their lengths: the names and FENs are short, and no game is
-        // longer than 65,535 plies (Ataxx ends at 500, gomoku when the board fills).
-        let _ = played.record.encode(&mut bytes);
+    let encoded = if options.format == DataFormat::Records {
+        played.record.encode(&mut bytes)
     } else {
         for (position, score) in &played.samples {
             position.push_training_record(*score, result, &mut bytes);
         }
-    }
+        Ok(())
+    };
     GameOutput {
-        bytes,
+        bytes: encoded.map(|()| bytes),
         positions: played.samples.len(),
         result,
     }
@@ -425,7 +424,9 @@ pub fn run_games<G: SelfPlay>(
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
-                sink.write(&record.bytes)?;
+                let number = options.first_game + summary.games;
+                let bytes = record.bytes.as_deref();
+                sink.write(bytes.map_err(|e| format!("game {number}: {e}"))?)?;
                 summary.add(&record);
                 progress(&summary);
             }

@@ -123,27 +123,31 @@ impl GameRecord {
     }
 }
 
-/// A cursor over a game's bytes.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A cursor over a game's bytes (chess's stored games read theirs with it too).
+pub(crate) struct Reader<'a> {
+    /// The bytes.
+    pub(crate) bytes: &'a [u8],
+    /// The next byte to read.
+    pub(crate) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    /// The next `n` bytes.
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.at + n;
         let slice = self.bytes.get(self.at..end).ok_or("a game cut short")?;
         self.at = end;
         Ok(slice)
     }
 
-    fn u16(&mut self) -> Result<u16, String> {
+    /// The next `u16` (little-endian).
+    pub(crate) fn u16(&mut self) -> Result<u16, String> {
         let b = self.take(2)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// `n` values of 16 bits stored as two planes (the low bytes, then the high bytes).
-    fn planes(&mut self, n: usize) -> Result<impl Iterator<Item = u16> + 'a, String> {
+    pub(crate) fn planes(&mut self, n: usize) -> Result<impl Iterator<Item = u16> + 'a, String> {
         let low = self.take(n)?;
         let high = self.take(n)?;
         Ok(low
@@ -158,18 +162,18 @@ impl<'a> Reader<'a> {
 }
 
 /// Appends 16-bit `values` as two planes: every low byte, then every high byte.
-fn push_planes(out: &mut Vec<u8>, values: impl Iterator<Item = u16> + Clone) {
+pub(crate) fn push_planes(out: &mut Vec<u8>, values: impl Iterator<Item = u16> + Clone) {
     out.extend(values.clone().map(|v| v as u8));
     out.extend(values.map(|v| (v >> 8) as u8));
 }
 
 /// 0, -1, 1, -2, 2... as 0, 1, 2, 3, 4...
-fn zigzag(value: i16) -> u16 {
+pub(crate) fn zigzag(value: i16) -> u16 {
     ((value << 1) ^ (value >> 15)) as u16
 }
 
 /// The inverse of [`zigzag`].
-fn unzigzag(code: u16) -> i16 {
+pub(crate) fn unzigzag(code: u16) -> i16 {
     ((code >> 1) as i16) ^ -((code & 1) as i16)
 }
 

@@ -1,9 +1,12 @@
-//! The self-play store: game-record files ([`crate::records`]) under `data/<game>/`, listed
-//! in `data/MANIFEST.tsv`, read straight into the trainer's records. [`read_store`] expands
-//! directories to their `.cgr` files, decodes each (a damaged block is reported with the
+//! The self-play store: files of stored games under `data/<game>/`, listed in
+//! `data/MANIFEST.tsv`, read straight into the trainer's records. Every game's files are
+//! `.cgr` files of the store's blocks ([`crate::blocks`]): cutoff's game records
+//! ([`crate::records`], tag `CGR1`) for every game but chess, viriformat games
+//! ([`crate::chess::store`], tag `VIR1`) for chess. [`expand`] turns directories into
+//! their `.cgr` files; [`read_store`] decodes each (a damaged block is reported with the
 //! file and offset, and the rest is used), replays every game and keeps the positions that
-//! pass a [`StoreFilter`], with their images under the board's symmetries on request.
-//! Nothing here writes to the store.
+//! pass a [`StoreFilter`] (the [`Keeper`], which chess's reader shares), with their images
+//! under the board's symmetries on request. Nothing here writes to the store.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -16,7 +19,7 @@ use crate::selfplay::SelfPlayHooks;
 /// Appends a record's image under one symmetry (`TrainingSupport::push_image`).
 pub type ImageFn = fn(&[u8], usize, &mut Vec<u8>);
 
-/// The extension of game-record files.
+/// The extension of store files (of every game: their blocks' tag tells the format).
 pub const EXTENSION: &str = "cgr";
 
 /// Which positions of the store become training records.

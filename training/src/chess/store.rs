@@ -1,15 +1,29 @@
 //! Chess's games in the store: viriformat (Viridithas' and bullet's game format, the
-//! `viriformat` crate), in the store's blocks ([`crate::blocks`], tag `VIR1`).
+//! `viriformat` crate), its fields laid out in planes, in the store's blocks
+//! ([`crate::blocks`], tag `VIR1`).
 //!
-//! A file is a sequence of blocks, each a zstd frame of whole games; each game, uncompressed,
-//! is exactly what viriformat's `Game::serialise_into` writes, so a block's frame, once
-//! decompressed, is a stream of games Viridithas' and bullet's tools read:
+//! A viriformat game ([`StoredGame::to_viriformat`], what the crate's
+//! `Game::serialise_into` writes) is its start position as marlinformat's 32-byte
+//! `PackedBoard` (occupancy, a 4-bit code per piece with 6 for a rook that can castle, side
+//! to move and en-passant square, the clocks, White's result: 0 lost, 1 drawn, 2 won),
+//! then 4 bytes a move (its 16-bit code: from, to, promotion and a flag for promotion, en
+//! passant or castling, castling as king-takes-rook like cozy-chess; then the search's
+//! score of the position before it from White's view, `i16`), then 4 zero bytes: 4.3
+//! bytes a move, and 3.6 once zstd has compressed it at level 19 (50 games at 5,000 nodes).
+//! The store keeps the same fields, each game, uncompressed:
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 32 | the start position (after the opening), as marlinformat's `PackedBoard`: occupancy (`u64`), a 4-bit code per piece (colour bit, piece type, 6 for a rook that can castle), side to move and en-passant square, halfmove clock, fullmove number, score 0, White's result (0 lost, 1 drawn, 2 won), 0 |
-//! | 4n | each move played: its viriformat code (`u16`: from, to, promotion, a flag for promotion, en passant or castling, castling as king-takes-rook like cozy-chess), then the search's score of the position before it from White's view (`i16`) |
-//! | 4 | zeros: the end of the game |
+//! | 32 | the start position (after the opening): viriformat's `PackedBoard`, as it is |
+//! | 2 | the number of moves `n` (`u16`) |
+//! | n | each move's from square (bits 0-5 of its viriformat code) |
+//! | n | each move's to square (bits 6-11) |
+//! | n | each move's promotion and flags (bits 12-15) |
+//! | 2n | each move's score from White's view: its difference from the last move's (0 before the first), zigzag-coded, the `n` low bytes then the `n` high bytes |
+//!
+//! Like bytes side by side compress better (2.8 bytes a move for the same games, against
+//! 3.6), and the bytes of viriformat are found again exactly ([`StoredGame::decode`], then
+//! [`StoredGame::to_viriformat`] for Viridithas' and bullet's tools).
 //!
 //! Every move is stored, in check or not, capture or not: the positions chess's datagen
 //! keeps for training ([`datagen::is_kept`]: past the first plies, not in check, a quiet
@@ -27,6 +41,7 @@ use viriformat::dataformat::Game as ViriGame;
 
 use super::datagen::{self, bullet_board};
 use crate::blocks::{self, FileGames};
+use crate::records::{push_planes, unzigzag, zigzag, Reader};
 use crate::store::{self, Keeper, StoreFilter, StoreStats};
 use crate::support::images_of;
 use cutoff::games::chess::{Chess, ChessVariant};
@@ -44,10 +59,10 @@ const PROMOTION: u16 = 0xc000;
 const EN_PASSANT: u16 = 0x4000;
 const CASTLING: u16 = 0x8000;
 
-/// Appends the viriformat bytes of a game to `out`: its start position, the moves played
-/// with the search's scores (side to move's view, as the search gives them) and White's
-/// result (0 lost, 1 drawn, 2 won). An error if viriformat does not read the start
-/// position or a move is not legal.
+/// Appends the store's bytes of a game to `out` (viriformat's, made by the crate, in
+/// planes): its start position, the moves played with the search's scores (side to move's
+/// view, as the search gives them) and White's result (0 lost, 1 drawn, 2 won). An error
+/// if viriformat does not read the start position or a move is not legal.
 pub fn encode_game(
     start: &Board,
     moves: &[(Move, i16)],
@@ -71,8 +86,10 @@ pub fn encode_game(
         0 => GameOutcome::BlackWin(WinType::Adjudication),
         _ => GameOutcome::Draw(DrawType::Adjudication),
     });
-    game.serialise_into(out)
-        .map_err(|e| format!("cannot encode a game: {e}"))
+    let mut viriformat = Vec::new();
+    game.serialise_into(&mut viriformat)
+        .map_err(|e| format!("cannot encode a game: {e}"))?;
+    StoredGame::from_viriformat(&viriformat)?.0.encode(out)
 }
 
 /// viriformat's code of the cozy-chess move `mv` in `board` (the move's flags read from the
@@ -127,25 +144,78 @@ pub struct StoredGame {
 }
 
 impl StoredGame {
-    /// Reads one game from the front of `bytes`, returning it and the bytes it took.
-    pub fn decode(bytes: &[u8]) -> Result<(StoredGame, usize), String> {
-        let cut = || "a game cut short".to_string();
-        let start: [u8; PACKED_BOARD_BYTES] = bytes
-            .get(..PACKED_BOARD_BYTES)
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(cut)?;
+    /// Reads one game in viriformat from the front of `bytes`, returning it and the bytes
+    /// it took.
+    pub fn from_viriformat(bytes: &[u8]) -> Result<(StoredGame, usize), String> {
+        let mut reader = Reader { bytes, at: 0 };
+        let start = read_start(&mut reader)?;
         let mut moves = Vec::new();
-        let mut at = PACKED_BOARD_BYTES;
         loop {
-            let b = bytes.get(at..at + MOVE_BYTES).ok_or_else(cut)?;
-            at += MOVE_BYTES;
+            let b = reader.take(MOVE_BYTES)?;
             if b == [0; MOVE_BYTES] {
                 break;
             }
             let code = u16::from_le_bytes([b[0], b[1]]);
             moves.push((code, i16::from_le_bytes([b[2], b[3]])));
         }
-        Ok((StoredGame { start, moves }, at))
+        Ok((StoredGame { start, moves }, reader.at))
+    }
+
+    /// Appends the game in viriformat to `out`, as the crate's `Game::serialise_into`
+    /// writes it.
+    pub fn to_viriformat(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.start);
+        for &(code, score) in &self.moves {
+            out.extend_from_slice(&code.to_le_bytes());
+            out.extend_from_slice(&score.to_le_bytes());
+        }
+        out.extend_from_slice(&[0; MOVE_BYTES]);
+    }
+
+    /// Appends the game's bytes in the store (the module's table) to `out`; an error for
+    /// a game of over 65,535 moves.
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        let count = u16::try_from(self.moves.len())
+            .map_err(|_| format!("game of {} moves", self.moves.len()))?;
+        out.extend_from_slice(&self.start);
+        out.extend_from_slice(&count.to_le_bytes());
+        let codes = self.moves.iter().map(|&(code, _)| code);
+        out.extend(codes.clone().map(|code| (code & 63) as u8));
+        out.extend(codes.clone().map(|code| (code >> 6 & 63) as u8));
+        out.extend(codes.map(|code| (code >> 12) as u8));
+        let before = std::iter::once(0).chain(self.moves.iter().map(|&(_, score)| score));
+        let deltas = self
+            .moves
+            .iter()
+            .zip(before)
+            .map(|(&(_, score), previous)| zigzag(score.wrapping_sub(previous)));
+        push_planes(out, deltas);
+        Ok(())
+    }
+
+    /// Reads one game in the store's layout from the front of `bytes`, returning it and
+    /// the bytes it took.
+    pub fn decode(bytes: &[u8]) -> Result<(StoredGame, usize), String> {
+        let mut reader = Reader { bytes, at: 0 };
+        let start = read_start(&mut reader)?;
+        let count = usize::from(reader.u16()?);
+        let from = reader.take(count)?;
+        let to = reader.take(count)?;
+        let flags = reader.take(count)?;
+        if from.iter().chain(to).any(|&square| square >= 64) || flags.iter().any(|&f| f >= 16) {
+            return Err("a move's square or flags out of range".into());
+        }
+        let deltas = reader.planes(count)?;
+        let mut previous = 0i16;
+        let moves = (0..count)
+            .zip(deltas)
+            .map(|(i, delta)| {
+                let code = u16::from(from[i]) | u16::from(to[i]) << 6 | u16::from(flags[i]) << 12;
+                previous = previous.wrapping_add(unzigzag(delta));
+                (code, previous)
+            })
+            .collect();
+        Ok((StoredGame { start, moves }, reader.at))
     }
 
     /// White's result as stored: 0 lost, 1 drawn, 2 won (any other byte is refused by
@@ -183,6 +253,12 @@ impl StoredGame {
         }
         Ok(())
     }
+}
+
+/// The start position's bytes at the front of `reader`.
+fn read_start(reader: &mut Reader) -> Result<[u8; PACKED_BOARD_BYTES], String> {
+    let bytes = reader.take(PACKED_BOARD_BYTES)?;
+    bytes.try_into().map_err(|_| "a game cut short".to_string())
 }
 
 /// The cozy-chess board of marlinformat's `PackedBoard` bytes, as viriformat unpacks
@@ -406,8 +482,11 @@ mod tests {
         assert_eq!(replayed, bullet);
         // viriformat's own reader (checking every move against its move generator in a
         // debug build) reads the same games and splats them to the same bullet records.
-        let raw = zstd::stream::decode_all(&stored[blocks::HEADER_BYTES..]).unwrap();
-        let mut reader = &raw[..];
+        let mut viriformat = Vec::new();
+        for game in read_games(&stored, "chess.cgr").games {
+            game.to_viriformat(&mut viriformat);
+        }
+        let mut reader = &viriformat[..];
         let mut splatted = Vec::new();
         while !reader.is_empty() {
             let game = ViriGame::deserialise_from(&mut reader, Vec::new()).unwrap();
@@ -426,6 +505,36 @@ mod tests {
         }
         assert_eq!(ChessBoard::as_bytes_slice(&splatted), &bullet[..]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_store_holds_viriformat_exactly() {
+        let (stored, _) = generate(&options(DataFormat::Records, 3, 0));
+        let games = read_games(&stored, "chess.cgr").games;
+        assert_eq!(games.len(), 3);
+        for game in &games {
+            let mut bytes = Vec::new();
+            game.to_viriformat(&mut bytes);
+            assert_eq!(
+                StoredGame::from_viriformat(&bytes),
+                Ok((game.clone(), bytes.len()))
+            );
+            let viri = ViriGame::deserialise_from(&mut &bytes[..], Vec::new()).unwrap();
+            let mut again = Vec::new();
+            viri.serialise_into(&mut again).unwrap();
+            assert_eq!(again, bytes);
+            assert_eq!(viri.len(), game.moves.len());
+        }
+        // Scores at the ends of i16 and every flag survive the planes.
+        let mut extreme = games[0].clone();
+        let scores = [i16::MIN, i16::MAX, -1, i16::MAX, i16::MIN, 0];
+        for ((code, score), new) in extreme.moves.iter_mut().zip(scores) {
+            *score = new;
+            *code |= 0xf000;
+        }
+        let mut bytes = Vec::new();
+        extreme.encode(&mut bytes).unwrap();
+        assert_eq!(StoredGame::decode(&bytes), Ok((extreme, bytes.len())));
     }
 
     #[test]

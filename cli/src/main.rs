@@ -56,7 +56,8 @@ enum Tool {
     /// Self-play at a fixed node count per move, appending positions labelled with the game
     /// result: for chess, quiet positions as `FEN;result` lines (result 1.0/0.5/0.0 for
     /// White) for `tune` or bullet `ChessBoard` records; for `--game ataxx`, bullet
-    /// `AtaxxBoard` records (`--format bullet`); records hold the search score.
+    /// `AtaxxBoard` records (`--format bullet`); records hold the search score. `--format
+    /// records` writes the store's compressed games (chess's in viriformat).
     Datagen(DatagenArgs),
     /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
     /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod ataxx;
+pub mod blocks;
 pub mod chess;
 pub mod data;
 pub mod datagen;

@@ -4,16 +4,8 @@
 //! bytes instead of a board; the positions are found again by replaying the moves
 //! ([`replay`]).
 //!
-//! A file is a sequence of blocks, each whole games:
-//!
-//! | bytes | what |
-//! |---|---|
-//! | 4 | `CGR1` |
-//! | 4 | the length of the compressed games (`u32`, little-endian) |
-//! | 4 | the number of games in the block (`u32`) |
-//! | n | the games, one zstd frame with its content checksum |
-//!
-//! and each game, uncompressed:
+//! A file is a sequence of blocks of whole games ([`crate::blocks`], tag `CGR1`), each game,
+//! uncompressed:
 //!
 //! | bytes | what |
 //! |---|---|
@@ -31,22 +23,10 @@
 //! planes of like bytes compress best: 2.7 bytes a move with zstd at level 19 in Ataxx,
 //! against 3.1 for each move's code and score side by side.
 //!
-//! Blocks are independent: a file that was cut short or damaged loses the blocks that are,
-//! and [`read_games`] finds the next block by its tag and goes on, reporting each damaged
-//! block with the file's name and its offset.
+//! A damaged block costs only its own games ([`read_games`]).
 
-use std::io::Write;
-
+use crate::blocks::{self, FileGames};
 use cutoff::search::{Game, MoveList};
-
-/// The tag that opens a block.
-pub const BLOCK_TAG: [u8; 4] = *b"CGR1";
-/// The bytes of a block's header (tag, length, games).
-const HEADER_BYTES: usize = 12;
-/// zstd's level for the store (the slowest levels gain little on these records).
-pub const ZSTD_LEVEL: i32 = 19;
-/// Games a writer gathers into a block.
-pub const GAMES_PER_BLOCK: usize = 256;
 
 /// One move of a game record: the move's code and the score the search gave the position
 /// before it, from the side to move's view.
@@ -143,27 +123,31 @@ impl GameRecord {
     }
 }
 
-/// A cursor over a game's bytes.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A cursor over a game's bytes (chess's stored games read theirs with it too).
+pub(crate) struct Reader<'a> {
+    /// The bytes.
+    pub(crate) bytes: &'a [u8],
+    /// The next byte to read.
+    pub(crate) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    /// The next `n` bytes.
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.at + n;
         let slice = self.bytes.get(self.at..end).ok_or("a game cut short")?;
         self.at = end;
         Ok(slice)
     }
 
-    fn u16(&mut self) -> Result<u16, String> {
+    /// The next `u16` (little-endian).
+    pub(crate) fn u16(&mut self) -> Result<u16, String> {
         let b = self.take(2)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// `n` values of 16 bits stored as two planes (the low bytes, then the high bytes).
-    fn planes(&mut self, n: usize) -> Result<impl Iterator<Item = u16> + 'a, String> {
+    pub(crate) fn planes(&mut self, n: usize) -> Result<impl Iterator<Item = u16> + 'a, String> {
         let low = self.take(n)?;
         let high = self.take(n)?;
         Ok(low
@@ -178,166 +162,39 @@ impl<'a> Reader<'a> {
 }
 
 /// Appends 16-bit `values` as two planes: every low byte, then every high byte.
-fn push_planes(out: &mut Vec<u8>, values: impl Iterator<Item = u16> + Clone) {
+pub(crate) fn push_planes(out: &mut Vec<u8>, values: impl Iterator<Item = u16> + Clone) {
     out.extend(values.clone().map(|v| v as u8));
     out.extend(values.map(|v| (v >> 8) as u8));
 }
 
 /// 0, -1, 1, -2, 2... as 0, 1, 2, 3, 4...
-fn zigzag(value: i16) -> u16 {
+pub(crate) fn zigzag(value: i16) -> u16 {
     ((value << 1) ^ (value >> 15)) as u16
 }
 
 /// The inverse of [`zigzag`].
-fn unzigzag(code: u16) -> i16 {
+pub(crate) fn unzigzag(code: u16) -> i16 {
     ((code >> 1) as i16) ^ -((code & 1) as i16)
 }
 
-/// Compresses `games` (already encoded, `count` of them) into one block.
+/// Compresses `games` (encoded game records, `count` of them) into one block.
 pub fn encode_block(games: &[u8], count: usize) -> Result<Vec<u8>, String> {
-    let mut compressor =
-        zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| format!("cannot start zstd: {e}"))?;
-    compressor
-        .include_checksum(true)
-        .map_err(|e| format!("cannot set zstd's checksum: {e}"))?;
-    let frame = compressor
-        .compress(games)
-        .map_err(|e| format!("cannot compress games: {e}"))?;
-    let length = u32::try_from(frame.len()).map_err(|_| "a block over 4 GiB".to_string())?;
-    let count = u32::try_from(count).map_err(|_| "too many games in a block".to_string())?;
-    let mut block = Vec::with_capacity(HEADER_BYTES + frame.len());
-    block.extend_from_slice(&BLOCK_TAG);
-    block.extend_from_slice(&length.to_le_bytes());
-    block.extend_from_slice(&count.to_le_bytes());
-    block.extend_from_slice(&frame);
-    Ok(block)
-}
-
-/// Writes games as blocks of [`GAMES_PER_BLOCK`]: [`BlockWriter::push`] each game's bytes,
-/// then [`BlockWriter::finish`] for the last block.
-pub struct BlockWriter<'a> {
-    out: &'a mut dyn Write,
-    games: Vec<u8>,
-    count: usize,
-}
-
-impl<'a> BlockWriter<'a> {
-    /// A writer appending blocks to `out`.
-    pub fn new(out: &'a mut dyn Write) -> Self {
-        BlockWriter {
-            out,
-            games: Vec::new(),
-            count: 0,
-        }
-    }
-
-    /// Adds one encoded game, writing a block when it holds [`GAMES_PER_BLOCK`].
-    pub fn push(&mut self, game: &[u8]) -> Result<(), String> {
-        self.games.extend_from_slice(game);
-        self.count += 1;
-        if self.count >= GAMES_PER_BLOCK {
-            self.flush_block()?;
-        }
-        Ok(())
-    }
-
-    /// Writes the games gathered so far as a block (none: nothing).
-    pub fn flush_block(&mut self) -> Result<(), String> {
-        if self.count == 0 {
-            return Ok(());
-        }
-        let block = encode_block(&self.games, self.count)?;
-        self.out
-            .write_all(&block)
-            .map_err(|e| format!("cannot write games: {e}"))?;
-        self.games.clear();
-        self.count = 0;
-        Ok(())
-    }
-
-    /// Writes the last block and flushes the output.
-    pub fn finish(mut self) -> Result<(), String> {
-        self.flush_block()?;
-        self.out
-            .flush()
-            .map_err(|e| format!("cannot write games: {e}"))
-    }
-}
-
-/// Whether `bytes` start as a file of game records.
-pub fn is_game_records(bytes: &[u8]) -> bool {
-    bytes.starts_with(&BLOCK_TAG)
-}
-
-/// What a file of game records held: the games of its sound blocks, in order, and an
-/// error for each damaged part (naming the file and the offset).
-#[derive(Clone, Debug, Default)]
-pub struct FileGames {
-    /// The games of the blocks that decoded.
-    pub games: Vec<GameRecord>,
-    /// One line per damaged block or unreadable stretch.
-    pub errors: Vec<String>,
+    blocks::encode_block(blocks::GAME_RECORDS, games, count)
 }
 
 /// Reads every block of `bytes` (the file `name`), expecting games of `game` (`None`: any).
-/// A damaged block is reported and skipped: the reader looks for the next block's tag.
-pub fn read_games(bytes: &[u8], name: &str, game: Option<&str>) -> FileGames {
-    let mut file = FileGames::default();
-    let mut at = 0;
-    while at < bytes.len() {
-        match read_block(&bytes[at..], game) {
-            Ok((games, used)) => {
-                file.games.extend(games);
-                at += used;
+/// A damaged block, or one of another game or format, is reported and skipped
+/// ([`blocks::read_blocks`]).
+pub fn read_games(bytes: &[u8], name: &str, game: Option<&str>) -> FileGames<GameRecord> {
+    blocks::read_blocks(bytes, name, blocks::GAME_RECORDS, &mut |raw| {
+        let (record, used) = GameRecord::decode(raw)?;
+        match game {
+            Some(expected) if record.game != expected => {
+                Err(format!("a {} game, not {expected}", record.game))
             }
-            Err(error) => {
-                file.errors.push(format!("{name}: offset {at}: {error}"));
-                at = next_tag(bytes, at + 1);
-            }
+            _ => Ok((record, used)),
         }
-    }
-    file
-}
-
-/// The offset of the next block tag at or after `from` (the end if there is none).
-fn next_tag(bytes: &[u8], from: usize) -> usize {
-    (from..bytes.len())
-        .find(|&i| bytes[i..].starts_with(&BLOCK_TAG))
-        .unwrap_or(bytes.len())
-}
-
-/// Decodes the block at the front of `bytes`: its games and the bytes it took.
-fn read_block(bytes: &[u8], game: Option<&str>) -> Result<(Vec<GameRecord>, usize), String> {
-    if bytes.len() < HEADER_BYTES || !bytes.starts_with(&BLOCK_TAG) {
-        return Err("no game-record block here (cut short, or not a game-record file)".into());
-    }
-    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let length = word(4) as usize;
-    let count = word(8) as usize;
-    let frame = bytes
-        .get(HEADER_BYTES..HEADER_BYTES + length)
-        .ok_or_else(|| format!("a block of {length} bytes cut short"))?;
-    let raw = zstd::stream::decode_all(frame).map_err(|e| format!("damaged block: {e}"))?;
-    let mut games = Vec::with_capacity(count);
-    let mut at = 0;
-    while at < raw.len() {
-        let (record, used) =
-            GameRecord::decode(&raw[at..]).map_err(|e| format!("game {}: {e}", games.len()))?;
-        if let Some(expected) = game {
-            if record.game != expected {
-                return Err(format!("a {} game, not {expected}", record.game));
-            }
-        }
-        games.push(record);
-        at += used;
-    }
-    if games.len() != count {
-        return Err(format!(
-            "{} games where the header says {count}",
-            games.len()
-        ));
-    }
-    Ok((games, HEADER_BYTES + length))
+    })
 }
 
 /// Replays `record` in `G` (of `variant`): `visit` sees each position before its move, with
@@ -452,9 +309,9 @@ mod tests {
         let games: Vec<GameRecord> = (0..6).map(|i| ataxx_game(30, i as i16)).collect();
         let file = file_of(&games, 2);
         // A flipped byte inside the second block's frame.
-        let second = next_tag(&file, 1);
+        let second = blocks::next_tag(&file, 1, blocks::GAME_RECORDS);
         let mut flipped = file.clone();
-        flipped[second + HEADER_BYTES + 20] ^= 0x40;
+        flipped[second + blocks::HEADER_BYTES + 20] ^= 0x40;
         let read = read_games(&flipped, "data/x.cgr", Some("ataxx"));
         assert_eq!(read.games.len(), 4);
         assert_eq!(read.games[..2], games[..2]);
@@ -487,7 +344,7 @@ mod tests {
         let junk = read_games(&[0x55; 100], "junk", Some("ataxx"));
         assert!(junk.games.is_empty());
         assert_eq!(junk.errors.len(), 1);
-        assert!(!is_game_records(&[0x55; 100]));
+        assert!(!blocks::is_store_file(&[0x55; 100]));
     }
 
     #[test]

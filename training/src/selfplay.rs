@@ -19,7 +19,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::records::{self, BlockWriter, GameRecord, RecordedMove};
+use crate::blocks::{self, BlockKind, BlockWriter};
+use crate::records::{self, GameRecord, RecordedMove};
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
 use cutoff::search::score::is_mate;
@@ -209,8 +210,8 @@ pub struct DatagenSummary {
 /// One finished game as any game's datagen writes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameOutput {
-    /// The encoded positions.
-    pub bytes: Vec<u8>,
+    /// The encoded positions, or why the game could not be encoded.
+    pub bytes: Result<Vec<u8>, String>,
     /// How many positions they are.
     pub positions: usize,
     /// The result, 1.0 / 0.5 / 0.0 from the first player's view.
@@ -232,6 +233,10 @@ impl DatagenSummary {
 /// A game whose self-play makes training data: how one numbered game of a run is played
 /// and written.
 pub trait SelfPlay: Game {
+    /// The kind of the store's blocks its `--format records` writes: cutoff's game records
+    /// by default (chess: viriformat).
+    const STORE_BLOCKS: BlockKind = blocks::GAME_RECORDS;
+
     /// Plays game number `index` of a run (its opening from `book` and its own seed, see
     /// [`opening_of`]) at `options.nodes` per move with `pool`, whose tables it clears
     /// first, and encodes it in `options.format`.
@@ -329,17 +334,16 @@ pub fn record_played_game<G: SelfPlayHooks>(
     let played = play_game(index, book, options, pool);
     let result = played.record.first_player_score();
     let mut bytes = Vec::new();
-    if options.format == DataFormat::Records {
-        // A game's fields fit their lengths: the names and FENs are short, and no game is
-        // longer than 65,535 plies (Ataxx ends at 500, gomoku when the board fills).
-        let _ = played.record.encode(&mut bytes);
+    let encoded = if options.format == DataFormat::Records {
+        played.record.encode(&mut bytes)
     } else {
         for (position, score) in &played.samples {
             position.push_training_record(*score, result, &mut bytes);
         }
-    }
+        Ok(())
+    };
     GameOutput {
-        bytes,
+        bytes: encoded.map(|()| bytes),
         positions: played.samples.len(),
         result,
     }
@@ -385,7 +389,7 @@ where
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` with `play` on
 /// `options.threads` threads and appends them to `out` in game order; `progress` is told
 /// the running totals after each game. Any game's datagen runs through it.
-pub fn run_games<G: Game>(
+pub fn run_games<G: SelfPlay>(
     options: &DatagenOptions,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
@@ -416,11 +420,13 @@ pub fn run_games<G: Game>(
         // Write finished games in order.
         let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
         let mut summary = DatagenSummary::default();
-        let mut sink = Sink::new(out, options.format);
+        let mut sink = Sink::new(out, options.format, G::STORE_BLOCKS);
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
-                sink.write(&record.bytes)?;
+                let number = options.first_game + summary.games;
+                let bytes = record.bytes.as_deref();
+                sink.write(bytes.map_err(|e| format!("game {number}: {e}"))?)?;
                 summary.add(&record);
                 progress(&summary);
             }
@@ -430,17 +436,17 @@ pub fn run_games<G: Game>(
     })
 }
 
-/// Where a run's games go: straight to the output, or through a [`BlockWriter`] for game
-/// records.
+/// Where a run's games go: straight to the output, or through a [`BlockWriter`] for the
+/// store's games.
 enum Sink<'a> {
     Plain(&'a mut dyn Write),
     Blocks(BlockWriter<'a>),
 }
 
 impl<'a> Sink<'a> {
-    fn new(out: &'a mut dyn Write, format: DataFormat) -> Self {
+    fn new(out: &'a mut dyn Write, format: DataFormat, kind: BlockKind) -> Self {
         match format {
-            DataFormat::Records => Sink::Blocks(BlockWriter::new(out)),
+            DataFormat::Records => Sink::Blocks(BlockWriter::new(out, kind)),
             _ => Sink::Plain(out),
         }
     }

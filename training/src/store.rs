@@ -1,22 +1,25 @@
-//! The self-play store: game-record files ([`crate::records`]) under `data/<game>/`, listed
-//! in `data/MANIFEST.tsv`, read straight into the trainer's records. [`read_store`] expands
-//! directories to their `.cgr` files, decodes each (a damaged block is reported with the
+//! The self-play store: files of stored games under `data/<game>/`, listed in
+//! `data/MANIFEST.tsv`, read straight into the trainer's records. Every game's files are
+//! `.cgr` files of the store's blocks ([`crate::blocks`]): cutoff's game records
+//! ([`crate::records`], tag `CGR1`) for every game but chess, viriformat games
+//! ([`crate::chess::store`], tag `VIR1`) for chess. [`expand`] turns directories into
+//! their `.cgr` files; [`read_store`] decodes each (a damaged block is reported with the
 //! file and offset, and the rest is used), replays every game and keeps the positions that
-//! pass a [`StoreFilter`], with their images under the board's symmetries on request.
-//! Nothing here writes to the store.
+//! pass a [`StoreFilter`] (the [`Keeper`], which chess's reader shares), with their images
+//! under the board's symmetries on request. Nothing here writes to the store.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::records::{self, GameRecord};
+use crate::records;
 use crate::selfplay::SelfPlayHooks;
 
 /// Appends a record's image under one symmetry (`TrainingSupport::push_image`).
 pub type ImageFn = fn(&[u8], usize, &mut Vec<u8>);
 
-/// The extension of game-record files.
+/// The extension of store files (of every game: their blocks' tag tells the format).
 pub const EXTENSION: &str = "cgr";
 
 /// Which positions of the store become training records.
@@ -136,69 +139,135 @@ pub fn read_store<G: SelfPlayHooks>(
     record_bytes: usize,
     out: &mut Vec<u8>,
 ) -> Result<StoreStats, String> {
-    let mut stats = StoreStats {
-        plies: (usize::MAX, 0),
-        ..StoreStats::default()
-    };
-    let mut seen = HashSet::new();
-    let mut one = Vec::with_capacity(record_bytes);
+    let mut keeper = Keeper::new(filter, images, record_bytes, out);
     for file in files {
-        let name = file.display().to_string();
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let (name, bytes) = read_file(file)?;
         let decoded = records::read_games(&bytes, &name, Some(G::RECORD_NAME));
-        stats.files += 1;
-        stats.errors.extend(decoded.errors);
+        keeper.file(decoded.errors);
         for (index, game) in decoded.games.iter().enumerate() {
-            count_game(&mut stats, game);
+            keeper.game(game.moves.len(), game.result);
             let result = game.first_player_score();
             let replayed = records::replay::<G>(variant, game, &mut |position, ply, score| {
-                if !position.is_sample(ply) {
-                    return;
-                }
-                stats.samples += 1;
-                if ply < filter.skip_plies {
-                    stats.opening += 1;
-                } else if filter
-                    .max_score
-                    .is_some_and(|bound| score.unsigned_abs() > bound.unsigned_abs())
-                {
-                    stats.beyond_score += 1;
-                } else if filter.dedup && !seen.insert(position.hash()) {
-                    stats.duplicates += 1;
-                } else {
-                    stats.kept += 1;
-                    stats.abs_score_sum += u64::from(score.unsigned_abs());
-                    one.clear();
-                    position.push_training_record(score, result, &mut one);
-                    for symmetry in 0..images.0 {
-                        (images.1)(&one, symmetry, out);
-                    }
+                if position.is_sample(ply) {
+                    keeper.offer(ply, score, position.hash(), &mut |one| {
+                        position.push_training_record(score, result, one)
+                    });
                 }
             });
             if let Err(error) = replayed {
-                stats.errors.push(format!("{name}: game {index}: {error}"));
+                keeper.error(format!("{name}: game {index}: {error}"));
             }
         }
     }
-    if stats.games == 0 {
-        stats.plies = (0, 0);
-    }
-    Ok(stats)
+    Ok(keeper.finish())
 }
 
-/// Counts `game` in the totals.
-fn count_game(stats: &mut StoreStats, game: &GameRecord) {
-    stats.games += 1;
-    stats.moves += game.moves.len();
-    stats.results[2 - usize::from(game.result.min(2))] += 1;
-    stats.plies.0 = stats.plies.0.min(game.moves.len());
-    stats.plies.1 = stats.plies.1.max(game.moves.len());
+/// The name and the bytes of a store file.
+pub fn read_file(file: &Path) -> Result<(String, Vec<u8>), String> {
+    let name = file.display().to_string();
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    Ok((name, bytes))
+}
+
+/// The store's filter at work, for any game: it is told each file, each game and each
+/// training position replay finds, keeps those `filter` passes (their records with their
+/// images appended to the output) and counts the rest.
+pub struct Keeper<'a> {
+    filter: &'a StoreFilter,
+    images: (usize, ImageFn),
+    seen: HashSet<u64>,
+    one: Vec<u8>,
+    out: &'a mut Vec<u8>,
+    stats: StoreStats,
+}
+
+impl<'a> Keeper<'a> {
+    /// A keeper appending records of `record_bytes` (with their `images`) to `out`.
+    pub fn new(
+        filter: &'a StoreFilter,
+        images: (usize, ImageFn),
+        record_bytes: usize,
+        out: &'a mut Vec<u8>,
+    ) -> Self {
+        Keeper {
+            filter,
+            images,
+            seen: HashSet::new(),
+            one: Vec::with_capacity(record_bytes),
+            out,
+            stats: StoreStats {
+                plies: (usize::MAX, 0),
+                ..StoreStats::default()
+            },
+        }
+    }
+
+    /// Counts a file read, with the errors of its damaged parts.
+    pub fn file(&mut self, errors: Vec<String>) {
+        self.stats.files += 1;
+        self.stats.errors.extend(errors);
+    }
+
+    /// Counts a game of `moves` moves and `result` (the first player's points doubled).
+    pub fn game(&mut self, moves: usize, result: u8) {
+        let stats = &mut self.stats;
+        stats.games += 1;
+        stats.moves += moves;
+        stats.results[2 - usize::from(result.min(2))] += 1;
+        stats.plies.0 = stats.plies.0.min(moves);
+        stats.plies.1 = stats.plies.1.max(moves);
+    }
+
+    /// Counts an error (a game that does not replay).
+    pub fn error(&mut self, error: String) {
+        self.stats.errors.push(error);
+    }
+
+    /// Offers a training position, `ply` plies into its game, with the search's `score`
+    /// and the position's `hash`: if the filter keeps it, `record` appends its record.
+    pub fn offer(
+        &mut self,
+        ply: usize,
+        score: i16,
+        hash: u64,
+        record: &mut dyn FnMut(&mut Vec<u8>),
+    ) {
+        let stats = &mut self.stats;
+        stats.samples += 1;
+        if ply < self.filter.skip_plies {
+            stats.opening += 1;
+        } else if self
+            .filter
+            .max_score
+            .is_some_and(|bound| score.unsigned_abs() > bound.unsigned_abs())
+        {
+            stats.beyond_score += 1;
+        } else if self.filter.dedup && !self.seen.insert(hash) {
+            stats.duplicates += 1;
+        } else {
+            stats.kept += 1;
+            stats.abs_score_sum += u64::from(score.unsigned_abs());
+            self.one.clear();
+            record(&mut self.one);
+            for symmetry in 0..self.images.0 {
+                (self.images.1)(&self.one, symmetry, self.out);
+            }
+        }
+    }
+
+    /// The totals.
+    pub fn finish(mut self) -> StoreStats {
+        if self.stats.games == 0 {
+            self.stats.plies = (0, 0);
+        }
+        self.stats
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{encode_block, RecordedMove};
+    use crate::records::{encode_block, GameRecord, RecordedMove};
     use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
     use cutoff::search::{MoveList, Rules, SearchHooks};
 

@@ -63,7 +63,7 @@ where
     /// Reads the store's game-record files `files` and appends the training records of
     /// the positions `filter` keeps to `out`, with their images under the board's
     /// symmetries if `symmetries` ([`store::read_store`]). By default an error: the game
-    /// keeps no game records (chess's games are to be stored in viriformat).
+    /// keeps no stored games.
     fn read_store(
         _files: &[PathBuf],
         _filter: &StoreFilter,
@@ -86,15 +86,21 @@ pub fn read_store_of<G: TrainingSupport + SelfPlayHooks>(
 where
     G::Variant: Default,
 {
-    let images = if symmetries {
-        (
-            G::SYMMETRIES,
-            G::push_image as fn(&[u8], usize, &mut Vec<u8>),
-        )
+    let images = images_of::<G>(symmetries);
+    store::read_store::<G>(variant, files, filter, images, G::RECORD_BYTES, out)
+}
+
+/// How the store's reader writes each record of `G`: with its images under the board's
+/// symmetries if `symmetries` (`SYMMETRIES`, `push_image`), else as it is (1, a copy).
+pub fn images_of<G: TrainingSupport>(symmetries: bool) -> (usize, ImageFn)
+where
+    G::Variant: Default,
+{
+    if symmetries {
+        (G::SYMMETRIES, G::push_image as ImageFn)
     } else {
         (1, copy as ImageFn)
-    };
-    store::read_store::<G>(variant, files, filter, images, G::RECORD_BYTES, out)
+    }
 }
 
 /// A record as it is (the identity alone).

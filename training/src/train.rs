@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::records;
+use crate::blocks;
 use crate::store::{expand, StoreFilter};
 use crate::trainer::TrainSettings;
 use crate::training_of;
@@ -72,7 +72,7 @@ pub(crate) fn read_inputs(
     for file in files {
         let name = file.display().to_string();
         let head = read_head(file)?;
-        if !records::is_game_records(&head) {
+        if !blocks::is_store_file(&head) {
             records.extend(read_records(
                 std::slice::from_ref(&name),
                 training.record_bytes(),

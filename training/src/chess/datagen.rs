@@ -12,19 +12,24 @@
 //! do not flood the data with near-identical positions), and [`MAX_PLIES`] plies are a
 //! draw.
 //!
-//! Output, appended to the file, in one of two formats ([`DataFormat`]):
+//! Output, appended to the file, in one of three formats ([`DataFormat`]):
 //! - text: one `FEN;result` line per position, result `1.0`, `0.5` or `0.0` from White's
 //!   view (what `cutoff tune` reads);
 //! - bullet: bullet's `ChessBoard` records (the `bulletformat` crate, 32 bytes each: the
 //!   board from the side to move's view, the search score in centipawns and the result),
-//!   which `cutoff train` and bullet's trainers read.
+//!   which `cutoff train` and bullet's trainers read;
+//! - records: the store's format, each game in viriformat (its start after the opening,
+//!   every move with the search's score, the result; [`crate::chess::store`]), which
+//!   `cutoff train` and `data` replay to exactly the bullet records of the same games.
 //!
 //! The run loop, the options and the openings are every game's ([`crate::selfplay`]):
 //! the output depends only on the arguments, and a run can be continued with `first_game`.
 
 use bulletformat::{BulletFormat, ChessBoard};
-use cozy_chess::{Board, Color, Piece};
+use cozy_chess::{Board, Color, Move, Piece};
 
+use super::store;
+use crate::blocks::{self, BlockKind};
 use crate::selfplay::{opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::search::score::is_mate;
@@ -54,9 +59,13 @@ pub struct Sample {
     pub score: i32,
 }
 
-/// One finished game: its quiet positions and its result.
+/// One finished game: its start, its moves, its quiet positions and its result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// The position self-play started from (after the opening).
+    pub start: Board,
+    /// Every move played, with the search's score (side to move's view, within `i16`).
+    pub moves: Vec<(Move, i16)>,
     /// The positions kept.
     pub positions: Vec<Sample>,
     /// The result, 1.0 / 0.5 / 0.0 from White's view.
@@ -90,12 +99,18 @@ impl GameRecord {
             .collect()
     }
 
-    /// The record in `format`, as bytes to append to the output.
-    pub fn encode(&self, format: DataFormat) -> Vec<u8> {
+    /// The record in `format`, as bytes to append to the output (a game in viriformat for
+    /// `records`, which the store's blocks gather).
+    pub fn encode(&self, format: DataFormat) -> Result<Vec<u8>, String> {
         match format {
-            DataFormat::Text => self.lines().into_bytes(),
-            // Chess's FORMATS leave game records out (`datagen` refuses them first).
-            DataFormat::Bullet | DataFormat::Records => encode_bullet(&self.bullet_records()),
+            DataFormat::Text => Ok(self.lines().into_bytes()),
+            DataFormat::Bullet => Ok(encode_bullet(&self.bullet_records())),
+            DataFormat::Records => {
+                let mut out = Vec::new();
+                let white_result = (self.result * 2.0).round().clamp(0.0, 2.0) as u8;
+                store::encode_game(&self.start, &self.moves, white_result, &mut out)?;
+                Ok(out)
+            }
         }
     }
 }
@@ -148,9 +163,11 @@ pub fn play_game(
 ) -> GameRecord {
     // Step 1. The opening: a book line (if any), then random legal plies.
     let mut game = opening(index, book, options);
+    let start = game.board().clone();
     // Step 2. Self-play.
     pool.new_game();
     let limits = Limits::nodes(options.nodes.max(1));
+    let mut moves = Vec::new();
     let mut positions = Vec::new();
     let mut adjudication = Adjudication::default();
     let mut plies = 0;
@@ -168,20 +185,33 @@ pub fn play_game(
         if let Some(result) = adjudication.verdict(game.side_to_move(), search.score, plies) {
             break result;
         }
-        if plies >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(&game) {
+        if is_kept(&game, best, plies) {
             positions.push(Sample {
                 board: game.board().clone(),
                 score: search.score,
             });
         }
+        moves.push((best, search.score.clamp(-SCORE_BOUND, SCORE_BOUND) as i16));
         game.make_move(best);
         plies += 1;
     };
     GameRecord {
+        start,
+        moves,
         positions,
         result,
         plies,
     }
+}
+
+/// The bound of a stored score: bullet's records clamp theirs to it too.
+const SCORE_BOUND: i32 = i16::MAX as i32;
+
+/// Whether the position of `game`, `ply` plies after the opening, whose search chose
+/// `best`, is a training position: past [`SKIP_PLIES`], not in check, a quiet best move
+/// (no capture or promotion) and no bare king. The store's replay keeps the same.
+pub fn is_kept(game: &Chess, best: Move, ply: usize) -> bool {
+    ply >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(game)
 }
 
 /// The opening of chess game number `index` (see [`opening_of`]).
@@ -272,6 +302,8 @@ fn bare_king(game: &Chess) -> bool {
 }
 
 impl SelfPlay for Chess {
+    const STORE_BLOCKS: BlockKind = blocks::VIRIFORMAT;
+
     /// [`play_game`], encoded in `options.format`.
     fn record_game(
         index: usize,

@@ -1,5 +1,6 @@
 //! Training the chess evaluation on cutoff's own games: chess's self-play and records
-//! ([`datagen`]: text `FEN;result` lines and bullet `ChessBoard` records), reached by
+//! ([`datagen`]: text `FEN;result` lines, bullet `ChessBoard` records, and the store's
+//! viriformat games, [`store`]), reached by
 //! `cutoff datagen`, `train` and `data` through its [`TrainingSupport`] below; `cutoff tune`
 //! fits the hand-crafted evaluation's weights ([`tune`], its command line in [`cli`]);
 //! `cutoff data convert` turns text lines into records ([`records`]). The features of a
@@ -9,6 +10,7 @@
 pub mod cli;
 pub mod datagen;
 pub mod records;
+pub mod store;
 pub mod tune;
 
 use bulletformat::ChessBoard;
@@ -23,14 +25,25 @@ use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
 /// How chess trains its net: `Chess768` inputs (or mirrored and king bucketed ones,
-/// [`FEATURE_SETS`]), text or bullet `ChessBoard` records.
+/// [`FEATURE_SETS`]), text or bullet `ChessBoard` records, its store in viriformat.
 impl TrainingSupport for Chess {
     type Record = ChessBoard;
     const RECORD_BYTES: usize = datagen::BULLET_RECORD_BYTES;
-    const FORMATS: &'static [DataFormat] = &[DataFormat::Text, DataFormat::Bullet];
+    const FORMATS: &'static [DataFormat] =
+        &[DataFormat::Text, DataFormat::Bullet, DataFormat::Records];
 
     fn decode(bytes: &[u8]) -> Vec<ChessBoard> {
         datagen::decode_bullet(bytes)
+    }
+
+    /// Replays the store's viriformat games ([`store::read_store`]).
+    fn read_store(
+        files: &[std::path::PathBuf],
+        filter: &crate::store::StoreFilter,
+        symmetries: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<crate::store::StoreStats, String> {
+        store::read_store(files, filter, symmetries, out)
     }
 }
 

@@ -353,9 +353,15 @@ struct Probe {
 }
 
 impl Probe {
-    /// `board` for the prober; `None` with more than `max_pieces` pieces or castling rights.
+    /// `board` for the prober; `None` with more than `max_pieces` pieces, castling rights,
+    /// or kings side by side (`cozy-chess` takes such a FEN; the prober would read past its
+    /// tables looking for a king taken).
     fn of(board: &Board, max_pieces: u32) -> Option<Probe> {
         if board.occupied().len() > max_pieces || has_castling_rights(board) {
+            return None;
+        }
+        let white_king = board.king(Color::White);
+        if get_king_moves(white_king).has(board.king(Color::Black)) {
             return None;
         }
         let white_to_move = board.side_to_move() == Color::White;
@@ -466,4 +472,133 @@ fn rank(probing: &TablebaseProbing, r: &RootMoveRank) -> i32 {
         _ => 0,
     };
     class * (1 << 16) + within
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::games::chess::{Chess, ChessVariant};
+    use crate::rng::SplitMix;
+    use crate::search::{Limits, Rules, ThreadPool};
+
+    /// The 3-4-piece tables in `../shared/data/syzygy`, opened; `None` (and `SKIPPED`)
+    /// without them.
+    fn shared_tables() -> Option<Arc<Tables>> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
+        if !path.exists() {
+            eprintln!("SKIPPED: {} not found (it lives in ../shared/data)", path.display());
+            return None;
+        }
+        Some(open(path.to_str().expect("a UTF-8 path")).expect("the shared tables open"))
+    }
+
+    /// A random legal position with White's `white` pieces and Black's bare king (FEN
+    /// letters, the kings left out), either side to move, clocks at zero.
+    fn random_position(rng: &mut SplitMix, white: &str) -> Board {
+        loop {
+            let mut cells = [None; 64];
+            let pieces = std::iter::once('K').chain(white.chars()).chain(['k']);
+            let mut ok = true;
+            for piece in pieces {
+                let square = rng.below(64);
+                let back_rank = square < 8 || square >= 56;
+                if cells[square].is_some() || (piece == 'P' && back_rank) {
+                    ok = false;
+                    break;
+                }
+                cells[square] = Some(piece);
+            }
+            if !ok {
+                continue;
+            }
+            let side = if rng.below(2) == 0 { "w" } else { "b" };
+            let fen = format!("{} {side} - - 0 1", placement(&cells));
+            let board = Board::from_fen(&fen, false);
+            let kings_apart = |b: &Board| {
+                !get_king_moves(b.king(Color::White)).has(b.king(Color::Black))
+            };
+            if let Some(board) = board.ok().filter(kings_apart) {
+                return board;
+            }
+        }
+    }
+
+    /// The placement field of a FEN from squares a1..h8.
+    fn placement(cells: &[Option<char>; 64]) -> String {
+        let mut rows = Vec::new();
+        for rank in (0..8).rev() {
+            let (mut row, mut empty) = (String::new(), 0);
+            for file in 0..8 {
+                match cells[rank * 8 + file] {
+                    Some(piece) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                        }
+                        empty = 0;
+                        row.push(piece);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        rows.join("/")
+    }
+
+    /// -1, 0 or 1: loss, draw (cursed wins and blessed losses included) or win.
+    fn class_of(wdl: Wdl) -> i32 {
+        match wdl {
+            Wdl::Win => 1,
+            Wdl::Loss => -1,
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn the_root_score_has_the_tables_result_on_random_endings() {
+        let Some(tables) = shared_tables() else {
+            return;
+        };
+        let variant = ChessVariant {
+            chess960: false,
+            net: None,
+            tablebases: Some(TablebaseProbing {
+                pieces: tables.max_pieces(),
+                tables: Arc::clone(&tables),
+                depth: 1,
+                rule50: true,
+            }),
+        };
+        let mut pool = ThreadPool::<Chess>::new(4);
+        let mut rng = SplitMix::new(0x5157_2767);
+        let mut dump = String::new();
+        for white in ["Q", "R", "P", "BN"] {
+            let (mut count, mut results) = (0, [0; 3]);
+            while count < 200 {
+                let board = random_position(&mut rng, white);
+                let wdl = tables.probe_wdl(&board).expect("a 3-4-piece position");
+                let fen = board.to_string();
+                let game = Chess::from_fen(&variant, &fen).expect("a legal FEN");
+                let result = pool.search(&game, &Limits::depth(3), &[]);
+                assert_eq!(
+                    result.score.signum(),
+                    class_of(wdl),
+                    "{fen}: score {} for {wdl:?}",
+                    result.score
+                );
+                results[(class_of(wdl) + 1) as usize] += 1;
+                dump.push_str(&format!("{fen};{}\n", class_of(wdl)));
+                count += 1;
+            }
+            eprintln!("K{white}vK: 200 positions, losses/draws/wins {results:?}");
+        }
+        if let Ok(path) = std::env::var("SYZYGY_SAMPLE_OUT") {
+            std::fs::write(path, dump).expect("the sample written");
+        }
+    }
 }

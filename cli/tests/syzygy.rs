@@ -16,7 +16,10 @@ fn shared_tables() -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("SKIPPED: {} not found (it lives in ../shared/data)", path.display());
+        eprintln!(
+            "SKIPPED: {} not found (it lives in ../shared/data)",
+            path.display()
+        );
         None
     }
 }
@@ -36,8 +39,7 @@ fn search(engine: &mut Engine, fen: &str, depth: u32) -> (String, String) {
     let lines = engine.read_until("bestmove", TIMEOUT);
     let info = lines
         .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rfind(|l| l.starts_with("info depth"))
         .cloned()
         .unwrap_or_default();
     let best = bestmove_of(lines.last().unwrap()).expect("a move");
@@ -87,12 +89,18 @@ fn tables_decide_the_root_and_count_their_hits() {
         if kind == "cp" && sign != 0 {
             assert_eq!(value.abs(), 31871, "{fen}: {info}");
         }
-        let hits: u64 = info_field(&info, "tbhits").expect("tbhits").parse().unwrap();
+        let hits: u64 = info_field(&info, "tbhits")
+            .expect("tbhits")
+            .parse()
+            .unwrap();
         assert!(hits > 0, "{info}");
     }
     // Five pieces: the root is not in the tables, the captures below it are.
     let (info, _) = search(&mut engine, "4k3/8/8/3p4/8/8/3PP3/4K3 w - - 0 1", 6);
-    let hits: u64 = info_field(&info, "tbhits").expect("tbhits").parse().unwrap();
+    let hits: u64 = info_field(&info, "tbhits")
+        .expect("tbhits")
+        .parse()
+        .unwrap();
     assert!(hits > 0, "{info}");
     // `<empty>` closes them: no more hits.
     let note = set_path(&mut engine, "<empty>");
@@ -114,10 +122,19 @@ fn bad_paths_are_refused_and_the_engine_goes_on_without_tables() {
     let foreign = copied_tables(&tables, "foreign");
     std::fs::write(foreign.join("KQvK.rtbz"), vec![7u8; 64 * 10 + 16]).unwrap();
     let cases = [
-        (format!("/nonexistent/tables:{shared}"), "directory '/nonexistent/tables' cannot be read"),
+        (
+            format!("/nonexistent/tables:{shared}"),
+            "directory '/nonexistent/tables' cannot be read",
+        ),
         (truncated.display().to_string(), "KRvK.rtbw' is truncated"),
-        (foreign.display().to_string(), "KQvK.rtbz' is not a Syzygy table"),
-        (format!("::{shared}:junk dir::"), "directory 'junk dir' cannot be read"),
+        (
+            foreign.display().to_string(),
+            "KQvK.rtbz' is not a Syzygy table",
+        ),
+        (
+            format!("::{shared}:junk dir::"),
+            "directory 'junk dir' cannot be read",
+        ),
         ("/tmp/..".to_string(), "no Syzygy table"),
     ];
     let mut engine = chess_engine();

@@ -438,9 +438,8 @@ mod tests {
             &"option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string()
         ));
         assert!(chess.contains(&"option name Syzygy50MoveRule type check default true".to_string()));
-        assert!(chess.contains(
-            &"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()
-        ));
+        assert!(chess
+            .contains(&"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()));
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(

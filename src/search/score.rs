@@ -49,11 +49,6 @@ pub fn tablebase_score(outcome: super::Outcome, ply: usize) -> Score {
     }
 }
 
-/// Whether the score is a win or loss proven by the search (a mate) or by the game's tables.
-pub fn is_decisive(score: Score) -> bool {
-    score.abs() >= TB_WIN_BOUND
-}
-
 /// How a score reads in UCI `info`: centipawns, or moves to mate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ScoreReport {

@@ -147,7 +147,9 @@ pub fn open(path: &str) -> Result<Arc<Tables>, SyzygyError> {
     let canonical = dirs.join(":");
     for _ in 0..1000 {
         let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
-        let current = open.as_ref().and_then(|(p, weak)| Some((p.clone(), weak.upgrade()?)));
+        let current = open
+            .as_ref()
+            .and_then(|(p, weak)| Some((p.clone(), weak.upgrade()?)));
         if let Some((current_path, tables)) = current {
             drop(open);
             return if current_path == canonical {
@@ -226,7 +228,10 @@ fn table_kind(path: &Path) -> Option<([u8; 4], u32)> {
     let stem = path.file_stem()?.to_str()?;
     let (white, black) = stem.split_once('v')?;
     let side = |s: &str| {
-        s.starts_with('K') && s[1..].chars().all(|c| matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P'))
+        s.starts_with('K')
+            && s[1..]
+                .chars()
+                .all(|c| matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P'))
     };
     let pieces = (white.len() + black.len()) as u32;
     (side(white) && side(black) && (3..=MAX_PIECES).contains(&pieces)).then_some((magic, pieces))
@@ -292,8 +297,16 @@ impl Tables {
         let p = Probe::of(board, self.max_pieces())?;
         handle
             .probe_wdl(
-                p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns,
-                p.ep, p.white_to_move,
+                p.white,
+                p.black,
+                p.kings,
+                p.queens,
+                p.rooks,
+                p.bishops,
+                p.knights,
+                p.pawns,
+                p.ep,
+                p.white_to_move,
             )
             .ok()
     }
@@ -307,8 +320,17 @@ impl Tables {
         let rule50 = u32::from(board.halfmove_clock());
         let probe = handle
             .probe_root(
-                p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns,
-                rule50, p.ep, p.white_to_move,
+                p.white,
+                p.black,
+                p.kings,
+                p.queens,
+                p.rooks,
+                p.bishops,
+                p.knights,
+                p.pawns,
+                rule50,
+                p.ep,
+                p.white_to_move,
             )
             .ok()?;
         let mut ranks = Vec::new();
@@ -438,12 +460,7 @@ pub fn keep_best(
     ranked: &[RootMoveRank],
     moves: &mut MoveList<Move>,
 ) -> Option<Outcome> {
-    let rank_of = |mv: Move| {
-        ranked
-            .iter()
-            .find(|r| r.mv == mv)
-            .map(|r| rank(probing, r))
-    };
+    let rank_of = |mv: Move| ranked.iter().find(|r| r.mv == mv).map(|r| rank(probing, r));
     let mut best = None;
     for &mv in moves.iter() {
         best = best.max(Some(rank_of(mv)?));
@@ -488,7 +505,10 @@ mod tests {
     fn shared_tables() -> Option<Arc<Tables>> {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
         if !path.exists() {
-            eprintln!("SKIPPED: {} not found (it lives in ../shared/data)", path.display());
+            eprintln!(
+                "SKIPPED: {} not found (it lives in ../shared/data)",
+                path.display()
+            );
             return None;
         }
         Some(open(path.to_str().expect("a UTF-8 path")).expect("the shared tables open"))
@@ -503,7 +523,7 @@ mod tests {
             let mut ok = true;
             for piece in pieces {
                 let square = rng.below(64);
-                let back_rank = square < 8 || square >= 56;
+                let back_rank = !(8..56).contains(&square);
                 if cells[square].is_some() || (piece == 'P' && back_rank) {
                     ok = false;
                     break;
@@ -516,9 +536,8 @@ mod tests {
             let side = if rng.below(2) == 0 { "w" } else { "b" };
             let fen = format!("{} {side} - - 0 1", placement(&cells));
             let board = Board::from_fen(&fen, false);
-            let kings_apart = |b: &Board| {
-                !get_king_moves(b.king(Color::White)).has(b.king(Color::Black))
-            };
+            let kings_apart =
+                |b: &Board| !get_king_moves(b.king(Color::White)).has(b.king(Color::Black));
             if let Some(board) = board.ok().filter(kings_apart) {
                 return board;
             }

@@ -5,8 +5,8 @@
 use std::ops::ControlFlow;
 
 use super::super::game::Game;
-use super::super::ordering::MovePicker;
 use super::super::game::Outcome;
+use super::super::ordering::MovePicker;
 use super::super::score::{
     outcome_score, tablebase_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY,
 };

@@ -11,9 +11,7 @@ use super::super::features::SearchStats;
 use super::super::game::{Game, MoveList};
 use super::super::limits::{deadlines, IterationProgress, Limits};
 use super::super::pool::{CompletedIteration, SharedIterations};
-use super::super::score::{
-    is_mate, outcome_score, tablebase_score, Score, DRAW, MATE, MAX_PLY,
-};
+use super::super::score::{is_mate, outcome_score, tablebase_score, Score, DRAW, MATE, MAX_PLY};
 use super::Searcher;
 
 impl<G: Game> Searcher<G> {

@@ -45,6 +45,7 @@ fn main() {
     let variant = ChessVariant {
         chess960: false,
         net: Some(Arc::clone(&net)),
+        tablebases: None,
     };
     let game = Chess::from_fen(&variant, fen).expect("valid FEN");
     let mut moves = MoveList::new();
@@ -81,6 +82,7 @@ fn main() {
     let hand_crafted = ChessVariant {
         chess960: false,
         net: None,
+        tablebases: None,
     };
     let mut plain = Chess::from_fen(&hand_crafted, fen).expect("valid FEN");
     let hce = time(|i| {

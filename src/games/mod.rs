@@ -56,8 +56,8 @@ mod truth_tests;
 
 pub use registry::{
     net_error, BenchPosition, DialectSetting, EvalNet, Evaluation, GameInfo, GameVisitor,
-    NetSupport, PieceMarks, ProtocolSettings, Registered, TestLine, ToolSettings, VariantOption,
-    VariantOptionKind, VariantSettings,
+    NetSupport, PieceMarks, ProtocolSettings, Registered, Tablebase, TablebaseSupport, TestLine,
+    ToolSettings, VariantOption, VariantOptionKind, VariantSettings,
 };
 
 registry::registry! {

@@ -70,6 +70,21 @@ pub type TestLineParser = fn(&str) -> Result<TestLine, GameError>;
 /// that loaded it downcasts it to its own type.
 pub type EvalNet = Arc<dyn Any + Send + Sync>;
 
+/// Endgame tables, opened once and shared by every position and thread; the game that
+/// opened them downcasts them to its own type.
+pub type Tablebase = Arc<dyn Any + Send + Sync>;
+
+/// How a game takes endgame tables: the option that names their directories (chess:
+/// `SyzygyPath`). How the search asks them are the game's own variant options.
+#[derive(Clone, Copy, Debug)]
+pub struct TablebaseSupport {
+    /// The name of the `type string` option that names the directories.
+    pub path_option: &'static str,
+    /// Opens the tables of the option's value: the tables and a note on what was found,
+    /// or what was wrong (then the game goes on without tables).
+    pub open: fn(&str) -> Result<(Tablebase, String), String>,
+}
+
 /// How a game takes an evaluation network: the `EvalFile` and `UseNNUE` options.
 #[derive(Clone, Copy, Debug)]
 pub struct NetSupport {
@@ -131,6 +146,8 @@ pub struct GameInfo {
     /// Whether an evaluation network may replace its evaluation (`EvalFile`, `UseNNUE`);
     /// how it is trained, if it is, is the training crate's (`cutoff_training`).
     pub eval_net: Option<NetSupport>,
+    /// Whether endgame tables may answer its searches (chess: Syzygy).
+    pub tablebases: Option<TablebaseSupport>,
 }
 
 /// A game's protocol settings: what the engine's protocols and its game records say of it.
@@ -340,6 +357,8 @@ pub struct VariantSettings {
     /// The evaluation, for a game with [`GameInfo::eval_net`]; other games have only
     /// their own.
     pub evaluation: Evaluation,
+    /// The endgame tables opened for a game with [`GameInfo::tablebases`] (`None`: none).
+    pub tablebase: Option<Tablebase>,
 }
 
 impl VariantSettings {

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 
 use super::options::{net_by_default, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use super::session::{new_session, Session};
-use crate::games::{EvalNet, Evaluation, GameKind, VariantOption, VariantSettings};
+use crate::games::{EvalNet, Evaluation, GameKind, Tablebase, VariantOption, VariantSettings};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -42,6 +42,8 @@ pub struct Controller {
     /// network, else the game's default (its built-in network, if it has one); off: the
     /// hand-crafted evaluation.
     use_net: bool,
+    /// The endgame tables the game's path option opened, with the game they are for.
+    tablebase: Option<(GameKind, Tablebase)>,
     /// Tuning build only: the search constants set since the current game was chosen
     /// (option name and value, in order; a new game starts from its own constants).
     #[cfg(feature = "tune")]
@@ -62,6 +64,7 @@ impl Controller {
             variant_values: Vec::new(),
             eval_file: None,
             use_net: true,
+            tablebase: None,
             #[cfg(feature = "tune")]
             search_params: Vec::new(),
         }
@@ -118,8 +121,13 @@ impl Controller {
 
     /// The settings that build the current game's variant.
     fn settings(&self) -> VariantSettings {
+        let tablebase = match &self.tablebase {
+            Some((kind, tables)) if *kind == self.game => Some(tables.clone()),
+            _ => None,
+        };
         let mut settings = VariantSettings {
             evaluation: self.evaluation(),
+            tablebase,
             ..VariantSettings::default()
         };
         for option in self.game.info().protocol.variant_options {
@@ -204,6 +212,7 @@ impl Controller {
             OptionChange::Game(kind) => self.set_game(kind),
             OptionChange::Variant { option, value } => self.set_variant(&option, value),
             OptionChange::EvalFile(path) => return self.set_eval_file(path),
+            OptionChange::TablebasePath(path) => return self.set_tablebase_path(path),
             OptionChange::UseNnue(on) => {
                 if on && !self.has_net() {
                     return Err(
@@ -256,6 +265,27 @@ impl Controller {
             self.rebuild_session();
         }
         Ok(note)
+    }
+
+    /// Opens the endgame tables of `path` for the current game (`None`: none). The tables
+    /// in use are let go first (a prober may hold one set at a time), so on `Err` (what
+    /// was wrong with the path) the game goes on without tables.
+    fn set_tablebase_path(&mut self, path: Option<String>) -> Result<Option<String>, String> {
+        let Some(support) = self.game.info().tablebases else {
+            return Err(format!("{} takes no endgame tables", self.game));
+        };
+        let name = support.path_option;
+        if self.tablebase.take().is_some() {
+            self.rebuild_session();
+        }
+        let Some(path) = path else {
+            return Ok(Some(format!("{name} <empty>: no endgame tables")));
+        };
+        let (tables, note) = (support.open)(&path)
+            .map_err(|e| format!("{name} refused: {e}; going on without endgame tables"))?;
+        self.tablebase = Some((self.game, tables));
+        self.rebuild_session();
+        Ok(Some(format!("{name}: {note}")))
     }
 
     /// Stops the search, if one runs.

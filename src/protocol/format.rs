@@ -6,15 +6,20 @@ use super::dialect::NO_MOVE;
 use crate::search::perft::PerftDivide;
 use crate::search::{ScoreReport, SearchInfo};
 
-/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`;
-/// `pv` holds the moves already written in the game's notation.
+/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. [tbhits ..] time .. pv ..`
+/// (`tbhits` once endgame tables have answered); `pv` holds the moves already written in
+/// the game's notation.
 pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
     let score = ScoreReport::from_score(info.score);
     if info.depth == 0 {
         return format!("info depth 0 score {score}");
     }
+    let tbhits = match info.tbhits {
+        0 => String::new(),
+        hits => format!(" tbhits {hits}"),
+    };
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {}{tbhits} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -78,6 +83,7 @@ mod tests {
             nodes: 2000,
             elapsed: Duration::from_millis(2),
             hashfull: 5,
+            tbhits: 0,
             pv: vec![],
         }
     }
@@ -88,6 +94,14 @@ mod tests {
         assert_eq!(
             line,
             "info depth 2 seldepth 3 multipv 1 score mate 2 nodes 2000 nps 1000000 hashfull 5 time 2 pv 4 4"
+        );
+        let with_tables = SearchInfo {
+            tbhits: 7,
+            ..info(2, 5)
+        };
+        assert_eq!(
+            format_info(&with_tables, &[]),
+            "info depth 2 seldepth 3 multipv 1 score cp 5 nodes 2000 nps 1000000 hashfull 5 tbhits 7 time 2"
         );
         assert_eq!(
             format_info(&info(0, -MATE), &[]),

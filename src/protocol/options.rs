@@ -57,6 +57,9 @@ pub enum OptionChange {
     EvalFile(Option<String>),
     /// `UseNNUE`: evaluate with the network (`EvalFile`'s, or the built-in one).
     UseNnue(bool),
+    /// The endgame tables' directories (chess: `SyzygyPath`, `:`-separated); `None`
+    /// (`<empty>`) for none.
+    TablebasePath(Option<String>),
     /// Tuning build only: one of the current game's search constants, by its option name
     /// (see [`super::tuning`]).
     #[cfg(feature = "tune")]
@@ -127,6 +130,10 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             net_by_default(game)
         ));
     }
+    if let Some(support) = game.info().tablebases {
+        let name = support.path_option;
+        lines.push(format!("option name {name} type string default <empty>"));
+    }
     #[cfg(feature = "tune")]
     lines.extend(super::tuning::option_lines(game));
     lines
@@ -141,18 +148,28 @@ pub fn net_by_default(game: GameKind) -> bool {
 
 /// Whether `name` is an option that only some games have, and `game` lacks it.
 pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionError> {
-    let name = match change {
-        OptionChange::EvalFile(_) => "EvalFile",
-        OptionChange::UseNnue(_) => "UseNNUE",
+    let (name, missing) = match change {
+        OptionChange::EvalFile(_) => ("EvalFile", game.info().eval_net.is_none()),
+        OptionChange::UseNnue(_) => ("UseNNUE", game.info().eval_net.is_none()),
+        OptionChange::TablebasePath(_) => {
+            let name = games::all()
+                .find_map(|kind| kind.info().tablebases)
+                .map_or("SyzygyPath", |support| support.path_option);
+            (name, game.info().tablebases.is_none())
+        }
         _ => return None,
     };
-    game.info()
-        .eval_net
-        .is_none()
-        .then(|| OptionError::NotForGame {
-            name: name.to_string(),
-            game,
-        })
+    missing.then(|| OptionError::NotForGame {
+        name: name.to_string(),
+        game,
+    })
+}
+
+/// Whether `name` is the option of some game's endgame tables ([`OptionChange::TablebasePath`]).
+fn is_tablebase_path(name: &str) -> bool {
+    games::all()
+        .filter_map(|kind| kind.info().tablebases)
+        .any(|support| support.path_option.eq_ignore_ascii_case(name.trim()))
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
@@ -216,6 +233,12 @@ pub fn parse_option(
             ))
         }
         "usennue" => Ok(OptionChange::UseNnue(check("UseNNUE", value)?)),
+        _ if is_tablebase_path(name) => {
+            let path = value.map(str::trim).unwrap_or_default();
+            Ok(OptionChange::TablebasePath(
+                (!path.is_empty() && path != "<empty>").then(|| path.to_string()),
+            ))
+        }
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),
@@ -340,7 +363,18 @@ mod tests {
             parse_for_chess("UseNNUE", Some("true")),
             Ok(OptionChange::UseNnue(true))
         );
+        assert_eq!(
+            parse_for_chess("syzygypath", Some(" /tb/a:/tb/b ")),
+            Ok(OptionChange::TablebasePath(Some("/tb/a:/tb/b".to_string())))
+        );
+        assert_eq!(
+            parse_for_chess("SyzygyPath", Some("<empty>")),
+            Ok(OptionChange::TablebasePath(None))
+        );
+        assert!(parse_for_chess("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(parse_for_chess("Syzygy50MoveRule", Some("maybe")).is_err());
         let connect4 = games::find("connect4").unwrap();
+        assert!(missing_for_game(&OptionChange::TablebasePath(None), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), games::default_game()).is_none());
         assert!(matches!(
@@ -398,7 +432,14 @@ mod tests {
         assert_eq!(lines.len(), 7 + tuning);
         assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
-        assert_eq!(chess.len(), 10 + tuning);
+        assert_eq!(chess.len(), 14 + tuning);
+        assert!(chess.contains(&"option name SyzygyPath type string default <empty>".to_string()));
+        assert!(chess.contains(
+            &"option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string()
+        ));
+        assert!(chess.contains(&"option name Syzygy50MoveRule type check default true".to_string()));
+        assert!(chess
+            .contains(&"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()));
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(

@@ -162,6 +162,7 @@ fn event_lines<G: Game>(
                 nodes: info.nodes,
                 elapsed: info.elapsed,
                 hashfull: info.hashfull,
+                tbhits: info.tbhits,
             };
             if let Some(line) = reporter.iteration(&info) {
                 let _ = out.send(line);

@@ -22,6 +22,8 @@ pub struct SearchInfo<M> {
     pub elapsed: Duration,
     /// Permille of the transposition table filled during this search.
     pub hashfull: u32,
+    /// Endgame table probes that answered so far, by all threads (0 without tables).
+    pub tbhits: u64,
     /// Principal variation, starting with the best move.
     pub pv: Vec<M>,
 }

@@ -415,6 +415,24 @@ pub trait SearchHooks: Rules {
     fn is_search_draw(&self) -> bool {
         false
     }
+    /// The value of this position in the game's endgame tables, where it has tables that
+    /// know it and the search may ask them with `depth` plies left (chess: Syzygy's
+    /// win/draw/loss tables, within `SyzygyProbeLimit` pieces and `SyzygyProbeDepth`, right
+    /// after a capture or pawn move); `None` by default. The search scores a win below
+    /// every mate and above every evaluation, and cuts the node where that value does.
+    fn tablebase_value(&self, depth: i32) -> Option<Outcome> {
+        let _ = depth;
+        None
+    }
+    /// At the root: keeps of `moves` those the game's endgame tables say keep the best
+    /// result (chess: Syzygy's distance-to-zeroing tables, so that a win is kept under the
+    /// fifty-move rule), and returns that result for the side to move, with the number of
+    /// table probes spent; `None` (moves untouched) where the tables do not know the
+    /// position. The default has no tables.
+    fn tablebase_root(&self, moves: &mut MoveList<Self::Move>) -> Option<(Outcome, u64)> {
+        let _ = moves;
+        None
+    }
 }
 
 /// Exact play: a game's own solver, opening book and bound on the plies left, each `None`

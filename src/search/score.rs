@@ -18,6 +18,12 @@ pub const INFINITY: Score = 32_500;
 pub const MAX_EVAL: Score = 20_000;
 /// Score of a draw.
 pub const DRAW: Score = 0;
+/// Score of a win the game's endgame tables prove for the side to move at the root (at ply
+/// `p`: `TB_WIN - p`): below every mate, above every evaluation, so a proven mate is still
+/// preferred and a table's win outranks any heuristic value.
+pub const TB_WIN: Score = MATE_BOUND - 1;
+/// Scores at or beyond this magnitude (and below [`MATE_BOUND`]) are table wins or losses.
+pub const TB_WIN_BOUND: Score = TB_WIN - MAX_PLY as Score;
 
 /// The score of a finished game at `ply`, from the side to move's view.
 pub fn outcome_score(outcome: super::Outcome, ply: usize) -> Score {
@@ -31,6 +37,16 @@ pub fn outcome_score(outcome: super::Outcome, ply: usize) -> Score {
 /// Whether the score is a proven win or loss.
 pub fn is_mate(score: Score) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// The score of a position the game's endgame tables value as `outcome` at `ply`, from the
+/// side to move's view: [`TB_WIN`] less the ply for a win, its opposite for a loss.
+pub fn tablebase_score(outcome: super::Outcome, ply: usize) -> Score {
+    match outcome {
+        super::Outcome::Win => TB_WIN - ply as Score,
+        super::Outcome::Loss => -TB_WIN + ply as Score,
+        super::Outcome::Draw => DRAW,
+    }
 }
 
 /// How a score reads in UCI `info`: centipawns, or moves to mate.

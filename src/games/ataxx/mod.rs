@@ -69,6 +69,7 @@ pub const INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: Some(nnue::NET_SUPPORT),
+    tablebases: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("ataxx"),
         own_dialect: Some("uai"),

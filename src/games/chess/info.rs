@@ -10,8 +10,14 @@ pub const INFO: GameInfo = GameInfo {
     players: ["white", "black"],
     pieces: PieceMarks::Letters,
     eval_net: Some(super::nnue::NET_SUPPORT),
+    tablebases: Some(super::TABLEBASE_SUPPORT),
     protocol: ProtocolSettings {
-        variant_options: &[super::CHESS960_OPTION],
+        variant_options: &[
+            super::CHESS960_OPTION,
+            super::SYZYGY_PROBE_DEPTH_OPTION,
+            super::SYZYGY_50_MOVE_RULE_OPTION,
+            super::SYZYGY_PROBE_LIMIT_OPTION,
+        ],
         ..ProtocolSettings::NONE
     },
     tools: ToolSettings {

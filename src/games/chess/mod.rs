@@ -28,13 +28,16 @@ use cozy_chess::{
 pub mod eval;
 mod info;
 pub mod nnue;
+pub mod syzygy;
 pub mod weights;
 
 pub use info::INFO;
 
 pub use eval::evaluate_board;
 
-use crate::games::{Evaluation, VariantOption, VariantOptionKind, VariantSettings};
+use crate::games::{
+    Evaluation, Tablebase, TablebaseSupport, VariantOption, VariantOptionKind, VariantSettings,
+};
 use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{
@@ -52,13 +55,55 @@ pub const CHESS960_OPTION: VariantOption = VariantOption {
     kind: VariantOptionKind::Check { default: false },
 };
 
-/// Which chess is played (only the castling notation differs) and how it is evaluated.
+/// `SyzygyProbeDepth`: the search asks the win/draw/loss tables at nodes with at least
+/// this many plies left (any depth with fewer pieces than `SyzygyProbeLimit`).
+pub const SYZYGY_PROBE_DEPTH_OPTION: VariantOption = VariantOption {
+    name: "SyzygyProbeDepth",
+    kind: VariantOptionKind::Spin {
+        default: 1,
+        min: 1,
+        max: 100,
+    },
+};
+
+/// `Syzygy50MoveRule`: a win the fifty-move rule spoils (a cursed win) counts as a draw,
+/// and a loss it saves as a draw (off: as the win or loss it is without the rule).
+pub const SYZYGY_50_MOVE_RULE_OPTION: VariantOption = VariantOption {
+    name: "Syzygy50MoveRule",
+    kind: VariantOptionKind::Check { default: true },
+};
+
+/// `SyzygyProbeLimit`: the most pieces (kings included) of a position the tables are asked
+/// about (0: never).
+pub const SYZYGY_PROBE_LIMIT_OPTION: VariantOption = VariantOption {
+    name: "SyzygyProbeLimit",
+    kind: VariantOptionKind::Spin {
+        default: 7,
+        min: 0,
+        max: syzygy::MAX_PIECES as i64,
+    },
+};
+
+/// Chess takes Syzygy tables: the `SyzygyPath` option (directories separated by `:`).
+pub const TABLEBASE_SUPPORT: TablebaseSupport = TablebaseSupport {
+    path_option: "SyzygyPath",
+    open: |path| {
+        let tables = syzygy::open(path).map_err(|e| e.to_string())?;
+        let note = tables.describe();
+        Ok((tables as Tablebase, note))
+    },
+};
+
+/// Which chess is played (only the castling notation differs), how it is evaluated, and
+/// the endgame tables its searches ask.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChessVariant {
     /// Chess960 notation: castling as king-takes-rook, Shredder FEN castling fields.
     pub chess960: bool,
     /// The NNUE network that evaluates positions; `None`: the hand-crafted evaluation.
     pub net: Option<Arc<nnue::Network>>,
+    /// The Syzygy tables and how to probe them; `None`: no tables (the default).
+    pub tablebases: Option<syzygy::TablebaseProbing>,
 }
 
 impl Default for ChessVariant {
@@ -68,6 +113,7 @@ impl Default for ChessVariant {
         ChessVariant {
             chess960: false,
             net: nnue::embedded(),
+            tablebases: None,
         }
     }
 }
@@ -85,9 +131,21 @@ impl ChessVariant {
                 .ok()
                 .filter(|net| nnue::FEATURE_SETS.contains(net.features())),
         };
+        let tablebases = settings
+            .tablebase
+            .clone()
+            .and_then(|tables| tables.downcast::<syzygy::Tables>().ok())
+            .map(|tables| syzygy::TablebaseProbing {
+                depth: settings.spin(&SYZYGY_PROBE_DEPTH_OPTION) as i32,
+                rule50: settings.check(&SYZYGY_50_MOVE_RULE_OPTION),
+                pieces: (settings.spin(&SYZYGY_PROBE_LIMIT_OPTION) as u32).min(tables.max_pieces()),
+                tables,
+            })
+            .filter(|probing| probing.pieces > 0);
         ChessVariant {
             chess960: settings.check(&CHESS960_OPTION),
             net,
+            tablebases,
         }
     }
 }
@@ -852,6 +910,32 @@ impl SearchHooks for Chess {
             || insufficient_material(&self.board)
             || self.repetitions(true) >= 1
     }
+
+    /// The Syzygy win/draw/loss value, right after a capture or pawn move (the tables count
+    /// the fifty-move rule from there), without castling rights, within `SyzygyProbeLimit`
+    /// pieces, and with `SyzygyProbeDepth` plies left at that limit.
+    fn tablebase_value(&self, depth: i32) -> Option<Outcome> {
+        let probing = self.variant.tablebases.as_ref()?;
+        let pieces = self.board.occupied().len();
+        if self.board.halfmove_clock() != 0
+            || pieces > probing.pieces
+            || (pieces == probing.pieces && depth < probing.depth)
+        {
+            return None;
+        }
+        let wdl = probing.tables.probe_wdl(&self.board)?;
+        Some(probing.outcome(wdl))
+    }
+
+    /// The root moves that keep the best result by the distance-to-zeroing tables.
+    fn tablebase_root(&self, moves: &mut MoveList<Move>) -> Option<(Outcome, u64)> {
+        let probing = self.variant.tablebases.as_ref()?;
+        if self.board.occupied().len() > probing.pieces {
+            return None;
+        }
+        let ranked = probing.tables.rank_root(&self.board)?;
+        syzygy::keep_best(probing, &ranked, moves).map(|outcome| (outcome, ranked.len() as u64))
+    }
 }
 
 impl ExactHooks for Chess {}
@@ -946,10 +1030,12 @@ mod tests {
     const STANDARD: ChessVariant = ChessVariant {
         chess960: false,
         net: None,
+        tablebases: None,
     };
     const CHESS960: ChessVariant = ChessVariant {
         chess960: true,
         net: None,
+        tablebases: None,
     };
 
     fn position(fen: &str) -> Chess {

@@ -759,6 +759,7 @@ mod incremental_tests {
         let variant = ChessVariant {
             chess960,
             net: Some(net),
+            tablebases: None,
         };
         let mut rng = crate::rng::SplitMix::new(seed);
         let mut seen = [0usize; 4];
@@ -917,6 +918,7 @@ mod incremental_tests {
         let variant = ChessVariant {
             chess960: false,
             net: Some(net),
+            tablebases: None,
         };
         let mut game = Chess::from_fen(&variant, "4k3/8/8/8/8/8/8/3K4 w - - 0 1").unwrap();
         // Kd1-e1 crosses into the mirrored half: White's half is computed at once.
@@ -944,6 +946,7 @@ mod incremental_tests {
         let variant = ChessVariant {
             chess960: false,
             net: Some(net),
+            tablebases: None,
         };
         let mut rng = crate::rng::SplitMix::new(7);
         let mut longest_catch_up = 0;
@@ -992,6 +995,7 @@ mod incremental_tests {
         let variant = ChessVariant {
             chess960: false,
             net: Some(net),
+            tablebases: None,
         };
         let mut game = Chess::start(&variant);
         for text in ["e2e4", "d7d5", "e4d5"] {
@@ -1005,6 +1009,7 @@ mod incremental_tests {
         let plain = Chess::start(&ChessVariant {
             chess960: false,
             net: None,
+            tablebases: None,
         });
         assert!(plain.nnue().is_none());
     }

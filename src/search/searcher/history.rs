@@ -4,7 +4,7 @@
 
 use super::super::game::Game;
 use super::super::ordering::{history_bonus, NodeContext};
-use super::super::score::{Score, MATE_BOUND, MAX_PLY};
+use super::super::score::{Score, MAX_PLY, TB_WIN_BOUND};
 use super::{Node, Searcher, StaticEval};
 
 impl<G: Game> Searcher<G> {
@@ -83,7 +83,7 @@ impl<G: Game> Searcher<G> {
         };
         let informative = self.state.pruning.eval_correction
             && !node.in_check
-            && best_score.abs() < MATE_BOUND
+            && best_score.abs() < TB_WIN_BOUND
             && !best_move.is_some_and(|mv| game.is_noisy(mv))
             && !(best_score >= node.beta && best_score <= corrected)
             && !(best_score <= node.alpha && best_score >= corrected);

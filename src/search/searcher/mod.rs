@@ -42,7 +42,7 @@ use parking_lot::Mutex;
 
 use super::correction::CorrectionHistory;
 use super::features::{SearchFeatures, SearchStats};
-use super::game::{Game, MoveList, Pruning, MAX_MOVES};
+use super::game::{Game, MoveList, Outcome, Pruning, MAX_MOVES};
 use super::limits::{Deadlines, IterationProgress};
 use super::ordering::OrderingTables;
 use super::params::SearchParams;
@@ -57,6 +57,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     clock_origin: Mutex<Instant>,
+    /// Endgame table probes that answered, summed over the search's threads.
+    tb_hits: AtomicU64,
 }
 
 impl Default for SearchControl {
@@ -65,6 +67,7 @@ impl Default for SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             clock_origin: Mutex::new(Instant::now()),
+            tb_hits: AtomicU64::new(0),
         }
     }
 }
@@ -76,6 +79,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_origin: Mutex::new(origin),
+            tb_hits: AtomicU64::new(0),
         }
     }
 
@@ -99,6 +103,17 @@ impl SearchControl {
     /// Whether the search still runs on the opponent's time.
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Counts `hits` endgame table probes that answered (one atomic add per hit: probes
+    /// are rare next to nodes, and only games with tables make them).
+    pub(in crate::search) fn add_tb_hits(&self, hits: u64) {
+        self.tb_hits.fetch_add(hits, Ordering::Relaxed);
+    }
+
+    /// Endgame table probes that answered so far in this search, every thread's.
+    pub fn tb_hits(&self) -> u64 {
+        self.tb_hits.load(Ordering::Relaxed)
     }
 
     /// Time since the search's clock started.
@@ -182,6 +197,9 @@ struct SearchState<M> {
     /// Null moves are not tried before this ply (set while a null-move cut-off is being
     /// verified).
     null_move_min_ply: usize,
+    /// The result the game's endgame tables give the root, when they ranked its moves
+    /// (the nodes below then ask no tables: the root's moves keep the result).
+    tablebase_root: Option<Outcome>,
 }
 
 impl<M> SearchState<M> {
@@ -203,6 +221,7 @@ impl<M> SearchState<M> {
             progress: IterationProgress::default(),
             root_move_nodes: ArrayVec::new(),
             null_move_min_ply: 0,
+            tablebase_root: None,
         }
     }
 }
@@ -442,6 +461,7 @@ impl<G: Game> Searcher<G> {
         self.links.control = Arc::new(SearchControl::default());
         self.state.pruning = self.settings.features.pruning_of(root);
         self.state.root_from = 0;
+        self.state.tablebase_root = None;
         self.links.tt.new_search();
 
         // Step 2. A finished game is its own value; otherwise the root moves, ordered by

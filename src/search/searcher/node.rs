@@ -5,10 +5,17 @@
 use std::ops::ControlFlow;
 
 use super::super::game::Game;
+use super::super::game::Outcome;
 use super::super::ordering::MovePicker;
-use super::super::score::{outcome_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::super::score::{
+    outcome_score, tablebase_score, Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY,
+};
 use super::super::tt::{Bound, TtEntry};
 use super::{Node, NodeKind, Searcher, StaticEval};
+
+/// How much deeper than searched a node the endgame tables valued is stored in the
+/// transposition table: the tables' value holds at any depth.
+const TABLEBASE_DEPTH_BONUS: i32 = 6;
 
 impl<G: Game> Searcher<G> {
     /// Whether a table entry searched to `entry_depth` may stand for a search to `depth`.
@@ -48,6 +55,13 @@ impl<G: Game> Searcher<G> {
             ControlFlow::Continue(hit) => hit,
         };
         let tt_move = hit.and_then(|hit| hit.move_code);
+
+        // Step 4b. Endgame tables: their value cuts the node where its bound does;
+        // otherwise, on the principal variation, it bounds the node's score (step 12).
+        let table_bound = match self.probe_tablebase(game, key, &node) {
+            ControlFlow::Break(score) => return Some(score),
+            ControlFlow::Continue(bound) => bound,
+        };
 
         // Step 5. Internal iterative reduction: a PV or cut node the table knows no move
         // for is searched a ply shallower (its ordering is a guess; the next iteration
@@ -97,7 +111,13 @@ impl<G: Game> Searcher<G> {
             });
         }
 
-        // Step 12. Store the result, and learn how wrong the static evaluation was.
+        // Step 12. Store the result (held within the tables' bound), and learn how wrong
+        // the static evaluation was.
+        let best_score = match table_bound {
+            Some((score, Bound::Lower)) => best_score.max(score),
+            Some((score, Bound::Upper)) => best_score.min(score),
+            _ => best_score,
+        };
         self.store(key, &node, best_score, best_move, eval.raw);
         self.correct_evaluation(game, &node, best_score, best_move, eval);
         Some(best_score)
@@ -288,6 +308,48 @@ impl<G: Game> Searcher<G> {
             return ControlFlow::Break(hit.score);
         }
         ControlFlow::Continue(Some(hit))
+    }
+
+    /// Step 4b of [`Searcher::negamax`]: the value the game's endgame tables give this node
+    /// (below the root, unless the tables ranked the root's moves). A draw, a win at or
+    /// above beta or a loss at or below alpha cuts the node (`Break`), stored in the table
+    /// [`TABLEBASE_DEPTH_BONUS`] plies deeper than searched; otherwise a PV node keeps the
+    /// value as a bound on its score (`Continue(Some)`).
+    fn probe_tablebase(
+        &mut self,
+        game: &G,
+        key: u64,
+        node: &Node,
+    ) -> ControlFlow<Score, Option<(Score, Bound)>> {
+        if node.ply == 0 || node.excluded.is_some() || self.state.tablebase_root.is_some() {
+            return ControlFlow::Continue(None);
+        }
+        let Some(outcome) = game.tablebase_value(node.depth) else {
+            return ControlFlow::Continue(None);
+        };
+        self.state.stats.tb_hits += 1;
+        self.links.control.add_tb_hits(1);
+        let score = tablebase_score(outcome, node.ply);
+        let (bound, cuts) = match outcome {
+            Outcome::Win => (Bound::Lower, score >= node.beta),
+            Outcome::Loss => (Bound::Upper, score <= node.alpha),
+            Outcome::Draw => (Bound::Exact, true),
+        };
+        if !cuts {
+            return ControlFlow::Continue(node.pv_node().then_some((score, bound)));
+        }
+        if self.settings.features.transposition {
+            let depth = (node.depth + TABLEBASE_DEPTH_BONUS).clamp(0, i32::from(u8::MAX));
+            let entry = TtEntry {
+                move_code: None,
+                score,
+                eval: None,
+                depth: depth as u8,
+                bound,
+            };
+            self.links.tt.store(key, node.ply, entry);
+        }
+        ControlFlow::Break(score)
     }
 
     /// Step 6 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in

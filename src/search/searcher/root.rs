@@ -11,7 +11,7 @@ use super::super::features::SearchStats;
 use super::super::game::{Game, MoveList};
 use super::super::limits::{deadlines, IterationProgress, Limits};
 use super::super::pool::{CompletedIteration, SharedIterations};
-use super::super::score::{outcome_score, Score, DRAW, MATE, MAX_PLY};
+use super::super::score::{is_mate, outcome_score, tablebase_score, Score, DRAW, MATE, MAX_PLY};
 use super::Searcher;
 
 impl<G: Game> Searcher<G> {
@@ -40,6 +40,10 @@ impl<G: Game> Searcher<G> {
         if self.state.root_moves.is_empty() {
             return self.finish_without_moves(root, report);
         }
+
+        // Step 2a. Where the game's endgame tables know the root, only the moves that keep
+        // their best result are searched, and the nodes below ask no tables.
+        self.rank_by_tablebase(root);
 
         // Step 2b. Under a clock, the game's book or its exact solver may answer outright.
         if let Some(play) = exact {
@@ -78,6 +82,7 @@ impl<G: Game> Searcher<G> {
         state.progress = IterationProgress::default();
         state.root_move_nodes.clear();
         state.null_move_min_ply = 0;
+        state.tablebase_root = None;
         let moves_left = root.remaining_plies_bound().map(|plies| plies.div_ceil(2));
         state.deadlines = deadlines(
             limits,
@@ -108,6 +113,29 @@ impl<G: Game> Searcher<G> {
         }
         let by_hint = |mv: &G::Move| std::cmp::Reverse(root.move_hint(*mv));
         root_moves.sort_by_key(by_hint);
+    }
+
+    /// Step 2a of [`Searcher::run`]: the root moves the game's endgame tables keep, and the
+    /// result they give the root.
+    fn rank_by_tablebase(&mut self, root: &G) {
+        let mut kept = self.state.root_moves.clone();
+        if let Some((outcome, probes)) = root.tablebase_root(&mut kept) {
+            if !kept.is_empty() {
+                self.state.root_moves = kept;
+                self.state.tablebase_root = Some(outcome);
+            }
+            self.state.stats.tb_hits += probes;
+            self.links.control.add_tb_hits(probes);
+        }
+    }
+
+    /// The score reported for a root line that searched to `score`: the endgame tables'
+    /// result where they ranked the root and the search proved no mate.
+    fn reported_score(&self, score: Score) -> Score {
+        match self.state.tablebase_root {
+            Some(outcome) if !is_mate(score) => tablebase_score(outcome, 0),
+            _ => score,
+        }
     }
 
     /// Step 3 of [`Searcher::run`]: iterative deepening from the settings' start depth to
@@ -224,10 +252,11 @@ impl<G: Game> Searcher<G> {
                 depth,
                 seldepth: self.state.seldepth as u32,
                 multipv: index as u32 + 1,
-                score: *score,
+                score: self.reported_score(*score),
                 nodes: self.total_nodes(),
                 elapsed: self.state.started.elapsed(),
                 hashfull: self.links.tt.hashfull(),
+                tbhits: self.links.control.tb_hits(),
                 pv: pv.clone(),
             }));
         }
@@ -236,7 +265,7 @@ impl<G: Game> Searcher<G> {
         let iteration = CompletedIteration {
             depth,
             seldepth: self.state.seldepth as u32,
-            score,
+            score: self.reported_score(score),
             pv,
         };
         if let Some(pool) = pool {
@@ -335,6 +364,7 @@ impl<G: Game> Searcher<G> {
             nodes: self.total_nodes(),
             elapsed: self.state.started.elapsed(),
             hashfull: self.links.tt.hashfull(),
+            tbhits: self.links.control.tb_hits(),
             pv: iteration.pv.clone(),
         }));
     }
@@ -357,6 +387,7 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             elapsed: self.state.started.elapsed(),
             hashfull: self.links.tt.hashfull(),
+            tbhits: self.links.control.tb_hits(),
             pv: Vec::new(),
         }));
         let result = SearchResult {
@@ -390,6 +421,7 @@ impl<G: Game> Searcher<G> {
             nodes,
             elapsed: self.state.started.elapsed(),
             hashfull: self.links.tt.hashfull(),
+            tbhits: self.links.control.tb_hits(),
             pv: vec![choice.mv],
         }));
         self.wait_while_pondering(limits);

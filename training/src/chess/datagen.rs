@@ -219,6 +219,7 @@ fn opening(index: usize, book: &[Vec<String>], options: &DatagenOptions) -> Ches
     let variant = ChessVariant {
         chess960: false,
         net: options.net.clone(),
+        tablebases: None,
     };
     opening_of(&variant, index, book, options)
 }

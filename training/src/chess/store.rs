@@ -241,6 +241,7 @@ impl StoredGame {
         let variant = ChessVariant {
             chess960: false,
             net: None,
+            tablebases: None,
         };
         let mut game = Chess::from_fen(&variant, &start.to_string())
             .map_err(|e| format!("start position '{start}': {e}"))?;

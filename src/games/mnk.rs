@@ -32,6 +32,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
+    wdl: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("tictactoe"),
         ..ProtocolSettings::NONE

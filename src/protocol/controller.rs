@@ -42,6 +42,8 @@ pub struct Controller {
     /// network, else the game's default (its built-in network, if it has one); off: the
     /// hand-crafted evaluation.
     use_net: bool,
+    /// `UCI_ShowWDL`: `info` lines carry the win/draw/loss chances (games with a model).
+    show_wdl: bool,
     /// Tuning build only: the search constants set since the current game was chosen
     /// (option name and value, in order; a new game starts from its own constants).
     #[cfg(feature = "tune")]
@@ -62,6 +64,7 @@ impl Controller {
             variant_values: Vec::new(),
             eval_file: None,
             use_net: true,
+            show_wdl: false,
             #[cfg(feature = "tune")]
             search_params: Vec::new(),
         }
@@ -85,6 +88,11 @@ impl Controller {
     /// The table size in MiB.
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
+    }
+
+    /// Whether `info` lines report the win/draw/loss chances (`UCI_ShowWDL`).
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
     }
 
     /// Sends one line to the writer thread.
@@ -197,6 +205,7 @@ impl Controller {
                 self.session.set_threads(threads);
             }
             OptionChange::Ponder(_) => {}
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::MultiPv(lines) => {
                 self.multipv = lines;
                 self.session.set_multipv(lines);

@@ -57,6 +57,9 @@ pub enum OptionChange {
     EvalFile(Option<String>),
     /// `UseNNUE`: evaluate with the network (`EvalFile`'s, or the built-in one).
     UseNnue(bool),
+    /// `UCI_ShowWDL`: add the side to move's win/draw/loss chances to `info` lines (a game
+    /// with a win/draw/loss model only).
+    ShowWdl(bool),
     /// Tuning build only: one of the current game's search constants, by its option name
     /// (see [`super::tuning`]).
     #[cfg(feature = "tune")]
@@ -99,7 +102,7 @@ pub enum OptionError {
 
 /// The `option ...` lines of the handshake, with `game` as the current default. The game's
 /// own variant options follow the engine's; `EvalFile` and `UseNNUE` are listed only for a
-/// game that takes a network.
+/// game that takes a network, `UCI_ShowWDL` only for a game with a win/draw/loss model.
 pub fn option_lines(game: GameKind) -> Vec<String> {
     let games: String = games::all().map(|kind| format!(" var {kind}")).collect();
     let mut lines = vec![
@@ -127,6 +130,9 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             net_by_default(game)
         ));
     }
+    if game.info().wdl.is_some() {
+        lines.push("option name UCI_ShowWDL type check default false".to_string());
+    }
     #[cfg(feature = "tune")]
     lines.extend(super::tuning::option_lines(game));
     lines
@@ -141,18 +147,17 @@ pub fn net_by_default(game: GameKind) -> bool {
 
 /// Whether `name` is an option that only some games have, and `game` lacks it.
 pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionError> {
-    let name = match change {
-        OptionChange::EvalFile(_) => "EvalFile",
-        OptionChange::UseNnue(_) => "UseNNUE",
+    let info = game.info();
+    let (name, lacks) = match change {
+        OptionChange::EvalFile(_) => ("EvalFile", info.eval_net.is_none()),
+        OptionChange::UseNnue(_) => ("UseNNUE", info.eval_net.is_none()),
+        OptionChange::ShowWdl(_) => ("UCI_ShowWDL", info.wdl.is_none()),
         _ => return None,
     };
-    game.info()
-        .eval_net
-        .is_none()
-        .then(|| OptionError::NotForGame {
-            name: name.to_string(),
-            game,
-        })
+    lacks.then(|| OptionError::NotForGame {
+        name: name.to_string(),
+        game,
+    })
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
@@ -216,6 +221,7 @@ pub fn parse_option(
             ))
         }
         "usennue" => Ok(OptionChange::UseNnue(check("UseNNUE", value)?)),
+        "uci_showwdl" => Ok(OptionChange::ShowWdl(check("UCI_ShowWDL", value)?)),
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),

@@ -10,6 +10,7 @@ pub const INFO: GameInfo = GameInfo {
     players: ["white", "black"],
     pieces: PieceMarks::Letters,
     eval_net: Some(super::nnue::NET_SUPPORT),
+    wdl: None,
     protocol: ProtocolSettings {
         variant_options: &[super::CHESS960_OPTION],
         ..ProtocolSettings::NONE

@@ -42,6 +42,7 @@ pub const INFO: GameInfo = GameInfo {
     players: ["x", "o"],
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
+    wdl: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("connect4"),
         ..ProtocolSettings::NONE

@@ -77,6 +77,7 @@ pub const INFO: GameInfo = GameInfo {
         test_set: None,
     },
     eval_net: Some(nnue::NET_SUPPORT),
+    wdl: None,
 };
 
 /// Freestyle gomoku on 20x20 (the Gomocup's freestyle board) in the registry.

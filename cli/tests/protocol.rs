@@ -811,6 +811,11 @@ fn scored_lines(engine: &mut Engine, position: &str) -> Vec<String> {
 #[test]
 fn show_wdl_adds_the_chances_to_every_scored_info_line() {
     let positions = [
+        ("chess", "position startpos moves e2e4 d7d5 e4d5"),
+        // Mate in one, checkmated, stalemated.
+        ("chess", "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
+        ("chess", "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
+        ("chess", "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
         ("ataxx", "position startpos moves f1 a2 g2"),
         // The opponent's move filled the board: `x` has lost, at the root.
         (
@@ -840,6 +845,8 @@ fn show_wdl_adds_the_chances_to_every_scored_info_line() {
                 assert_eq!([win, draw, loss], [0, 0, 1000], "{line}");
             } else if line.contains("score mate ") {
                 assert_eq!([win, draw, loss], [1000, 0, 0], "{line}");
+            } else if line.starts_with("info depth 0 score cp 0") {
+                assert_eq!([win, draw, loss], [0, 1000, 0], "{line}");
             }
         }
         engine.send("setoption name UCI_ShowWDL value false");

@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn every_game_provides_what_the_table_says() {
         let expected = [
-            "chess: net own-params continuation-history capture-history quiescence null-move \
+            "chess: net wdl own-params continuation-history capture-history quiescence null-move \
              lmr reverse-futility futility exchange-pruning singular correction iir",
             "connect4: solver book plies-bound",
             "tictactoe: plies-bound",

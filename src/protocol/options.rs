@@ -349,6 +349,13 @@ mod tests {
         let connect4 = games::find("connect4").unwrap();
         assert!(missing_for_game(&OptionChange::UseNnue(true), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), games::default_game()).is_none());
+        assert_eq!(
+            parse_for_chess("uci_showwdl", Some("True")),
+            Ok(OptionChange::ShowWdl(true))
+        );
+        assert!(parse_for_chess("UCI_ShowWDL", Some("1")).is_err());
+        assert!(missing_for_game(&OptionChange::ShowWdl(true), connect4).is_some());
+        assert!(missing_for_game(&OptionChange::ShowWdl(true), games::default_game()).is_none());
         assert!(matches!(
             parse_for_chess("Contempt", Some("1")),
             Err(OptionError::Unknown(_))
@@ -404,7 +411,11 @@ mod tests {
         assert_eq!(lines.len(), 7 + tuning);
         assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
-        assert_eq!(chess.len(), 10 + tuning);
+        assert_eq!(chess.len(), 11 + tuning);
+        let show_wdl = "option name UCI_ShowWDL type check default false".to_string();
+        assert_eq!(chess.last(), Some(&show_wdl).filter(|_| tuning == 0));
+        assert!(option_lines(games::find("ataxx").unwrap()).contains(&show_wdl));
+        assert!(!lines.contains(&show_wdl));
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(

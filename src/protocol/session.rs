@@ -13,6 +13,7 @@ use super::format::format_perft;
 use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
+use crate::search::score::DRAW;
 use crate::search::threads::StartError;
 use crate::search::{
     Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool, Wdl, WdlModel,
@@ -167,7 +168,7 @@ fn event_lines<G: Game>(
                 elapsed: info.elapsed,
                 hashfull: info.hashfull,
             };
-            let chances = wdl.map(|model| model.wdl(info.score, phase));
+            let chances = wdl.map(|model| chances(&model, &info, phase));
             if let Some(line) = reporter.iteration(&info, chances) {
                 let _ = out.send(line);
             }
@@ -183,6 +184,15 @@ fn event_lines<G: Game>(
             }
         }
     }
+}
+
+/// The side to move's chances after an iteration, by the game's `model` at `phase`; a
+/// game drawn at the root (depth 0, score 0) is a certain draw.
+fn chances<M>(model: &WdlModel, info: &SearchInfo<M>, phase: i32) -> Wdl {
+    if info.depth == 0 && info.score == DRAW {
+        return Wdl::DRAWN;
+    }
+    model.wdl(info.score, phase)
 }
 
 /// Formats the moves of `line` in notation, replaying them from `root`.

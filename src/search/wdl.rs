@@ -47,6 +47,13 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// A certain draw.
+    pub const DRAWN: Wdl = Wdl {
+        win: 0,
+        draw: 1000,
+        loss: 0,
+    };
+
     /// The same chances seen by the other side.
     pub fn flipped(self) -> Wdl {
         Wdl {

@@ -784,3 +784,99 @@ fn a_tuning_build_offers_the_search_constants_and_keeps_the_last_good_ones() {
     let fewer = ataxx_depth7_nodes(&["setoption name LmrBase value 200"]);
     assert_ne!(fewer, defaults);
 }
+
+/// The `W D L` after `wdl` in an `info` line, if it has them.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let mut words = line.split_whitespace().skip_while(|&w| w != "wdl").skip(1);
+    let mut chances = [0; 3];
+    for chance in &mut chances {
+        *chance = words.next()?.parse().ok()?;
+    }
+    Some(chances)
+}
+
+/// The `info` lines of `go depth 5` from `position` (with a score each).
+fn scored_lines(engine: &mut Engine, position: &str) -> Vec<String> {
+    engine.send(position);
+    engine.send("go depth 5");
+    let lines = engine.read_until("bestmove", TIMEOUT);
+    let scored: Vec<String> = lines
+        .into_iter()
+        .filter(|l| l.starts_with("info") && l.contains(" score "))
+        .collect();
+    assert!(!scored.is_empty(), "no scored info line");
+    scored
+}
+
+#[test]
+fn show_wdl_adds_the_chances_to_every_scored_info_line() {
+    let positions = [
+        ("chess", "position startpos moves e2e4 d7d5 e4d5"),
+        // Mate in one, checkmated, stalemated.
+        ("chess", "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
+        ("chess", "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
+        ("chess", "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        ("ataxx", "position startpos moves f1 a2 g2"),
+        // The opponent's move filled the board: `x` has lost, at the root.
+        (
+            "ataxx",
+            "position fen xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/oooooo1 o 0 30",
+        ),
+    ];
+    for (game, position) in positions {
+        let mut engine = Engine::game(game);
+        engine.send("uci");
+        let lines = engine.read_until("uciok", TIMEOUT);
+        let option = "option name UCI_ShowWDL type check default false".to_string();
+        assert!(lines.contains(&option), "{game}: {lines:?}");
+        for line in scored_lines(&mut engine, position) {
+            assert!(wdl_of(&line).is_none(), "off by default: {line}");
+        }
+        engine.send("setoption name UCI_ShowWDL value true");
+        for line in scored_lines(&mut engine, position) {
+            let Some([win, draw, loss]) = wdl_of(&line) else {
+                panic!("{game}: no wdl in {line}");
+            };
+            assert_eq!(win + draw + loss, 1000, "{line}");
+            assert!(
+                line.contains(" wdl ") && line.split(" wdl ").next().unwrap().contains(" score ")
+            );
+            if line.contains("score mate -") || line.contains("score mate 0") {
+                assert_eq!([win, draw, loss], [0, 0, 1000], "{line}");
+            } else if line.contains("score mate ") {
+                assert_eq!([win, draw, loss], [1000, 0, 0], "{line}");
+            } else if line.starts_with("info depth 0 score cp 0") {
+                assert_eq!([win, draw, loss], [0, 1000, 0], "{line}");
+            }
+        }
+        engine.send("setoption name UCI_ShowWDL value false");
+        for line in scored_lines(&mut engine, position) {
+            assert!(wdl_of(&line).is_none(), "switched off: {line}");
+        }
+    }
+}
+
+#[test]
+fn show_wdl_is_offered_only_for_games_with_a_model() {
+    for game in ["connect4", "tictactoe", "gomoku"] {
+        let mut engine = Engine::game(game);
+        engine.send("ugi");
+        let lines = engine.read_until("ugiok", TIMEOUT);
+        assert!(
+            !lines.iter().any(|l| l.contains("UCI_ShowWDL")),
+            "{lines:?}"
+        );
+        engine.send("setoption name UCI_ShowWDL value true");
+        let error = engine.expect("info string error");
+        assert!(error.contains("not available for"), "{error}");
+    }
+    // UAI (Ataxx's own dialect) and UGI carry it as UCI does.
+    let mut engine = Engine::game("ataxx");
+    engine.send("uai");
+    let lines = engine.read_until("uaiok", TIMEOUT);
+    assert!(lines.iter().any(|l| l.contains("UCI_ShowWDL")), "{lines:?}");
+    engine.send("setoption name UCI_ShowWDL value true");
+    for line in scored_lines(&mut engine, "position startpos") {
+        assert!(wdl_of(&line).is_some(), "{line}");
+    }
+}

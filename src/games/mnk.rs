@@ -33,6 +33,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     tablebases: None,
+    wdl: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("tictactoe"),
         ..ProtocolSettings::NONE

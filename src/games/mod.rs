@@ -193,8 +193,34 @@ mod tests {
                     info.name, info.tools.opening_book
                 ));
             }
-            Ok(())
+            match info.wdl {
+                Some(model) => check_wdl(&model, G::start(&game.variant).wdl_phase())
+                    .map_err(|e| format!("{}: {e}", info.name)),
+                None => Ok(()),
+            }
         }
+    }
+
+    /// A fitted win/draw/loss model, over its phase range and the start's phase: chances
+    /// that sum to 1000, rise with the score, and are the other side's reversed (which
+    /// fails where the fit's `a` is negative: win and loss would exceed 1000 together).
+    fn check_wdl(model: &crate::search::WdlModel, start: i32) -> Result<(), String> {
+        let phases = model.phase_min - 1..=model.phase_max + 1;
+        for phase in phases.chain([start]) {
+            let mut last = model.wdl(-3000, phase);
+            for score in (-3000..=3000).step_by(5) {
+                let wdl = model.wdl(score, phase);
+                if wdl.win + wdl.draw + wdl.loss != 1000
+                    || wdl.win < last.win
+                    || wdl.loss > last.loss
+                    || model.wdl(-score, phase) != wdl.flipped()
+                {
+                    return Err(format!("wdl at score {score}, phase {phase}: {wdl:?}"));
+                }
+                last = wdl;
+            }
+        }
+        Ok(())
     }
 
     /// A visitor that names what a registered game provides beyond its rules: the optional
@@ -210,6 +236,7 @@ mod tests {
             let pruning = start.pruning();
             [
                 (game.info.eval_net.is_some(), "net"),
+                (game.info.wdl.is_some(), "wdl"),
                 (
                     G::SEARCH_PARAMS != crate::search::SearchParams::DEFAULT,
                     "own-params",
@@ -241,7 +268,7 @@ mod tests {
     #[test]
     fn every_game_provides_what_the_table_says() {
         let expected = [
-            "chess: net own-params continuation-history capture-history quiescence null-move \
+            "chess: net wdl own-params continuation-history capture-history quiescence null-move \
              lmr reverse-futility futility exchange-pruning singular correction iir",
             "connect4: solver book plies-bound",
             "tictactoe: plies-bound",
@@ -252,7 +279,7 @@ mod tests {
              check-extensions iir plies-bound",
             "gomoku-standard: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
-            "ataxx: net own-params null-move lmr reverse-futility futility singular iir",
+            "ataxx: net wdl own-params null-move lmr reverse-futility futility singular iir",
         ];
         let found: Vec<String> = all()
             .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))

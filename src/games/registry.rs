@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::setup::SetupError;
 use crate::nnue::{FeatureSet, NetworkError};
-use crate::search::{Game, GameError, ScoreReport};
+use crate::search::{Game, GameError, ScoreReport, WdlModel};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -148,6 +148,10 @@ pub struct GameInfo {
     pub eval_net: Option<NetSupport>,
     /// Whether endgame tables may answer its searches (chess: Syzygy).
     pub tablebases: Option<TablebaseSupport>,
+    /// Its win/draw/loss model, fitted on its own self-play (`scripts/fit_wdl.py`), which
+    /// reads the phase [`SearchHooks::wdl_phase`](crate::search::SearchHooks::wdl_phase)
+    /// measures; `None` for a game without one (no `UCI_ShowWDL`).
+    pub wdl: Option<WdlModel>,
 }
 
 /// A game's protocol settings: what the engine's protocols and its game records say of it.

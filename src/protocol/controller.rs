@@ -44,6 +44,8 @@ pub struct Controller {
     use_net: bool,
     /// The endgame tables the game's path option opened, with the game they are for.
     tablebase: Option<(GameKind, Tablebase)>,
+    /// `UCI_ShowWDL`: `info` lines carry the win/draw/loss chances (games with a model).
+    show_wdl: bool,
     /// Tuning build only: the search constants set since the current game was chosen
     /// (option name and value, in order; a new game starts from its own constants).
     #[cfg(feature = "tune")]
@@ -65,6 +67,7 @@ impl Controller {
             eval_file: None,
             use_net: true,
             tablebase: None,
+            show_wdl: false,
             #[cfg(feature = "tune")]
             search_params: Vec::new(),
         }
@@ -88,6 +91,11 @@ impl Controller {
     /// The table size in MiB.
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
+    }
+
+    /// Whether `info` lines report the win/draw/loss chances (`UCI_ShowWDL`).
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
     }
 
     /// Sends one line to the writer thread.
@@ -205,6 +213,7 @@ impl Controller {
                 self.session.set_threads(threads);
             }
             OptionChange::Ponder(_) => {}
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::MultiPv(lines) => {
                 self.multipv = lines;
                 self.session.set_multipv(lines);

@@ -4,13 +4,17 @@
 pub use super::dialect::Dialect;
 use super::dialect::NO_MOVE;
 use crate::search::perft::PerftDivide;
-use crate::search::{ScoreReport, SearchInfo};
+use crate::search::{ScoreReport, SearchInfo, Wdl};
 
-/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. [tbhits ..] time .. pv ..`
-/// (`tbhits` once endgame tables have answered); `pv` holds the moves already written in
-/// the game's notation.
-pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String]) -> String {
-    let score = ScoreReport::from_score(info.score);
+/// `info depth .. seldepth .. score .. [wdl W D L] nodes .. nps .. hashfull .. [tbhits ..]
+/// time .. pv ..`: `pv` holds the moves already written in the game's notation, `wdl` the
+/// side to move's chances when they are reported (`UCI_ShowWDL`), `tbhits` once endgame
+/// tables have answered.
+pub fn format_info<M>(info: &SearchInfo<M>, pv: &[String], wdl: Option<Wdl>) -> String {
+    let mut score = ScoreReport::from_score(info.score).to_string();
+    if let Some(wdl) = wdl {
+        score = format!("{score} wdl {wdl}");
+    }
     if info.depth == 0 {
         return format!("info depth 0 score {score}");
     }
@@ -90,7 +94,7 @@ mod tests {
 
     #[test]
     fn info_lines_carry_every_field() {
-        let line = format_info(&info(2, MATE - 3), &["4".into(), "4".into()]);
+        let line = format_info(&info(2, MATE - 3), &["4".into(), "4".into()], None);
         assert_eq!(
             line,
             "info depth 2 seldepth 3 multipv 1 score mate 2 nodes 2000 nps 1000000 hashfull 5 time 2 pv 4 4"
@@ -100,12 +104,29 @@ mod tests {
             ..info(2, 5)
         };
         assert_eq!(
-            format_info(&with_tables, &[]),
+            format_info(&with_tables, &[], None),
             "info depth 2 seldepth 3 multipv 1 score cp 5 nodes 2000 nps 1000000 hashfull 5 tbhits 7 time 2"
         );
         assert_eq!(
-            format_info(&info(0, -MATE), &[]),
+            format_info(&info(0, -MATE), &[], None),
             "info depth 0 score mate 0"
+        );
+    }
+
+    #[test]
+    fn win_draw_loss_follows_the_score() {
+        let wdl = Wdl {
+            win: 120,
+            draw: 850,
+            loss: 30,
+        };
+        assert_eq!(
+            format_info(&info(4, 35), &["e2e4".into()], Some(wdl)),
+            "info depth 4 seldepth 3 multipv 1 score cp 35 wdl 120 850 30 nodes 2000 nps 1000000 hashfull 5 time 2 pv e2e4"
+        );
+        assert_eq!(
+            format_info(&info(0, -MATE), &[], Some(wdl.flipped())),
+            "info depth 0 score mate 0 wdl 30 850 120"
         );
     }
 

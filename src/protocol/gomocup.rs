@@ -25,7 +25,7 @@ use super::frontend::FrontEnd;
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
 use super::session::Reporter;
 use crate::games::{self, GameKind, VariantOption};
-use crate::search::{ScoreReport, SearchInfo};
+use crate::search::{ScoreReport, SearchInfo, Wdl};
 
 /// The name of the protocol in [`ProtocolSettings::own_dialect`](crate::games::ProtocolSettings).
 pub const PROTOCOL_NAME: &str = "gomocup";
@@ -532,7 +532,8 @@ struct GomocupReporter {
 }
 
 impl Reporter for GomocupReporter {
-    fn iteration(&mut self, info: &SearchInfo<String>) -> Option<String> {
+    /// The Gomocup has no win/draw/loss report: `_wdl` is left out.
+    fn iteration(&mut self, info: &SearchInfo<String>, _wdl: Option<Wdl>) -> Option<String> {
         if info.multipv == 1 {
             self.last = Some(format!(
                 "MESSAGE depth {} score {} nodes {} time {}",

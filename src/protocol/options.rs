@@ -60,6 +60,9 @@ pub enum OptionChange {
     /// The endgame tables' directories (chess: `SyzygyPath`, `:`-separated); `None`
     /// (`<empty>`) for none.
     TablebasePath(Option<String>),
+    /// `UCI_ShowWDL`: add the side to move's win/draw/loss chances to `info` lines (a game
+    /// with a win/draw/loss model only).
+    ShowWdl(bool),
     /// Tuning build only: one of the current game's search constants, by its option name
     /// (see [`super::tuning`]).
     #[cfg(feature = "tune")]
@@ -102,7 +105,7 @@ pub enum OptionError {
 
 /// The `option ...` lines of the handshake, with `game` as the current default. The game's
 /// own variant options follow the engine's; `EvalFile` and `UseNNUE` are listed only for a
-/// game that takes a network.
+/// game that takes a network, `UCI_ShowWDL` only for a game with a win/draw/loss model.
 pub fn option_lines(game: GameKind) -> Vec<String> {
     let games: String = games::all().map(|kind| format!(" var {kind}")).collect();
     let mut lines = vec![
@@ -134,6 +137,9 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
         let name = support.path_option;
         lines.push(format!("option name {name} type string default <empty>"));
     }
+    if game.info().wdl.is_some() {
+        lines.push("option name UCI_ShowWDL type check default false".to_string());
+    }
     #[cfg(feature = "tune")]
     lines.extend(super::tuning::option_lines(game));
     lines
@@ -148,14 +154,16 @@ pub fn net_by_default(game: GameKind) -> bool {
 
 /// Whether `name` is an option that only some games have, and `game` lacks it.
 pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionError> {
+    let info = game.info();
     let (name, missing) = match change {
-        OptionChange::EvalFile(_) => ("EvalFile", game.info().eval_net.is_none()),
-        OptionChange::UseNnue(_) => ("UseNNUE", game.info().eval_net.is_none()),
+        OptionChange::EvalFile(_) => ("EvalFile", info.eval_net.is_none()),
+        OptionChange::UseNnue(_) => ("UseNNUE", info.eval_net.is_none()),
+        OptionChange::ShowWdl(_) => ("UCI_ShowWDL", info.wdl.is_none()),
         OptionChange::TablebasePath(_) => {
             let name = games::all()
                 .find_map(|kind| kind.info().tablebases)
                 .map_or("SyzygyPath", |support| support.path_option);
-            (name, game.info().tablebases.is_none())
+            (name, info.tablebases.is_none())
         }
         _ => return None,
     };
@@ -239,6 +247,7 @@ pub fn parse_option(
                 (!path.is_empty() && path != "<empty>").then(|| path.to_string()),
             ))
         }
+        "uci_showwdl" => Ok(OptionChange::ShowWdl(check("UCI_ShowWDL", value)?)),
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),
@@ -377,6 +386,13 @@ mod tests {
         assert!(missing_for_game(&OptionChange::TablebasePath(None), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), connect4).is_some());
         assert!(missing_for_game(&OptionChange::UseNnue(true), games::default_game()).is_none());
+        assert_eq!(
+            parse_for_chess("uci_showwdl", Some("True")),
+            Ok(OptionChange::ShowWdl(true))
+        );
+        assert!(parse_for_chess("UCI_ShowWDL", Some("1")).is_err());
+        assert!(missing_for_game(&OptionChange::ShowWdl(true), connect4).is_some());
+        assert!(missing_for_game(&OptionChange::ShowWdl(true), games::default_game()).is_none());
         assert!(matches!(
             parse_for_chess("Contempt", Some("1")),
             Err(OptionError::Unknown(_))
@@ -432,7 +448,7 @@ mod tests {
         assert_eq!(lines.len(), 7 + tuning);
         assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
-        assert_eq!(chess.len(), 14 + tuning);
+        assert_eq!(chess.len(), 15 + tuning);
         assert!(chess.contains(&"option name SyzygyPath type string default <empty>".to_string()));
         assert!(chess.contains(
             &"option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string()
@@ -440,6 +456,10 @@ mod tests {
         assert!(chess.contains(&"option name Syzygy50MoveRule type check default true".to_string()));
         assert!(chess
             .contains(&"option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string()));
+        let show_wdl = "option name UCI_ShowWDL type check default false".to_string();
+        assert_eq!(chess.last(), Some(&show_wdl).filter(|_| tuning == 0));
+        assert!(option_lines(games::find("ataxx").unwrap()).contains(&show_wdl));
+        assert!(!lines.contains(&show_wdl));
         assert!(chess.contains(&"option name UCI_Chess960 type check default false".to_string()));
         let gomoku = option_lines(games::find("gomoku").unwrap());
         assert!(

@@ -13,17 +13,19 @@ use super::format::format_perft;
 use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
+use crate::search::score::DRAW;
 use crate::search::threads::StartError;
 use crate::search::{
-    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool,
+    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool, Wdl, WdlModel,
 };
 
 /// Turns one search's events into the front end's lines (moves already in the game's
 /// notation). One reporter serves one search and goes with it to the search's thread.
 pub trait Reporter: Send + 'static {
     /// The line for a finished iteration (UCI: `info depth ...`), if the front end prints
-    /// one.
-    fn iteration(&mut self, info: &SearchInfo<String>) -> Option<String>;
+    /// one; `wdl` is the side to move's chances by the game's win/draw/loss model, for a
+    /// game that has one.
+    fn iteration(&mut self, info: &SearchInfo<String>, wdl: Option<Wdl>) -> Option<String>;
     /// The lines that end the search, given the best move and the move to ponder on
     /// (either may be missing).
     fn finished(&mut self, line: &[String]) -> Vec<String>;
@@ -145,12 +147,15 @@ impl<G: Game> GameSession<G> {
 }
 
 /// Turns the events of a search of `root` into protocol lines sent to `out`: moves are
-/// written in the game's notation, and `reporter` writes the lines.
+/// written in the game's notation, scores turned into chances by `wdl` (the game's model,
+/// if it has one), and `reporter` writes the lines.
 fn event_lines<G: Game>(
     root: G,
+    wdl: Option<WdlModel>,
     mut reporter: Box<dyn Reporter>,
     out: Sender<String>,
 ) -> impl FnMut(SearchEvent<G::Move>) + Send + 'static {
+    let phase = root.wdl_phase();
     move |event| match event {
         SearchEvent::Iteration(info) => {
             let info = SearchInfo {
@@ -164,7 +169,8 @@ fn event_lines<G: Game>(
                 hashfull: info.hashfull,
                 tbhits: info.tbhits,
             };
-            if let Some(line) = reporter.iteration(&info) {
+            let chances = wdl.map(|model| chances(&model, &info, phase));
+            if let Some(line) = reporter.iteration(&info, chances) {
                 let _ = out.send(line);
             }
         }
@@ -179,6 +185,15 @@ fn event_lines<G: Game>(
             }
         }
     }
+}
+
+/// The side to move's chances after an iteration, by the game's `model` at `phase`; a
+/// game drawn at the root (depth 0, score 0) is a certain draw.
+fn chances<M>(model: &WdlModel, info: &SearchInfo<M>, phase: i32) -> Wdl {
+    if info.depth == 0 && info.score == DRAW {
+        return Wdl::DRAWN;
+    }
+    model.wdl(info.score, phase)
 }
 
 /// Formats the moves of `line` in notation, replaying them from `root`.
@@ -238,7 +253,8 @@ impl<G: Game> Session for GameSession<G> {
             );
         }
         let limits = self.limits(params);
-        let sink = event_lines(self.position.clone(), reporter, out);
+        let wdl = self.kind.info().wdl;
+        let sink = event_lines(self.position.clone(), wdl, reporter, out);
         self.search
             .start(&self.position, &limits, &searchmoves, started, sink)
             .map_err(|e| e.to_string())

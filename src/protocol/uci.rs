@@ -15,7 +15,7 @@ use super::frontend::FrontEnd;
 use super::options::{missing_for_game, option_lines, parse_option};
 use super::session::Reporter;
 use crate::games;
-use crate::search::SearchInfo;
+use crate::search::{SearchInfo, Wdl};
 
 /// The front end of UCI, UGI and UAI: the dialect the last handshake chose, `debug`, and
 /// the `bench` command.
@@ -28,11 +28,13 @@ pub struct UciFamily {
 /// Writes a search's reports in a dialect of the UCI family.
 struct UciReporter {
     dialect: Dialect,
+    /// `UCI_ShowWDL`: write the chances after the score.
+    show_wdl: bool,
 }
 
 impl Reporter for UciReporter {
-    fn iteration(&mut self, info: &SearchInfo<String>) -> Option<String> {
-        Some(format_info(info, &info.pv))
+    fn iteration(&mut self, info: &SearchInfo<String>, wdl: Option<Wdl>) -> Option<String> {
+        Some(format_info(info, &info.pv, wdl.filter(|_| self.show_wdl)))
     }
 
     fn finished(&mut self, line: &[String]) -> Vec<String> {
@@ -100,6 +102,7 @@ impl UciFamily {
         let params = params.in_dialect(self.dialect);
         let reporter = Box::new(UciReporter {
             dialect: self.dialect,
+            show_wdl: controller.show_wdl(),
         });
         let out = controller.output();
         if let Err(e) = controller.session_mut().go(&params, reporter, out) {

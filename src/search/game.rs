@@ -433,6 +433,13 @@ pub trait SearchHooks: Rules {
         let _ = moves;
         None
     }
+    /// The game phase its win/draw/loss model reads (a [`WdlModel`](super::WdlModel)
+    /// in the game's registry entry, fitted on its self-play): by default the ply (Ataxx),
+    /// chess counts material. Only the protocol's `UCI_ShowWDL` reports ask it, never the
+    /// search.
+    fn wdl_phase(&self) -> i32 {
+        self.ply() as i32
+    }
 }
 
 /// Exact play: a game's own solver, opening book and bound on the plies left, each `None`

@@ -28,6 +28,7 @@ pub mod score;
 pub mod searcher;
 pub mod threads;
 pub mod tt;
+pub mod wdl;
 
 #[cfg(test)]
 mod equivalence_tests;
@@ -45,3 +46,4 @@ pub use score::{Score, ScoreReport};
 pub use searcher::{SearchControl, SearchSettings, Searcher};
 pub use threads::ThreadPool;
 pub use tt::TranspositionTable;
+pub use wdl::{Wdl, WdlModel};

@@ -936,6 +936,16 @@ impl SearchHooks for Chess {
         let ranked = probing.tables.rank_root(&self.board)?;
         syzygy::keep_best(probing, &ranked, moves).map(|outcome| (outcome, ranked.len() as u64))
     }
+
+    /// Material of both sides, pawn 1, knight and bishop 3, rook 5, queen 9 (78 at the
+    /// start), as Stockfish's win/draw/loss model counts it.
+    fn wdl_phase(&self) -> i32 {
+        let count = |piece| self.board.pieces(piece).len() as i32;
+        count(Piece::Pawn)
+            + 3 * (count(Piece::Knight) + count(Piece::Bishop))
+            + 5 * count(Piece::Rook)
+            + 9 * count(Piece::Queen)
+    }
 }
 
 impl ExactHooks for Chess {}

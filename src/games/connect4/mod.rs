@@ -43,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     pieces: PieceMarks::Stones('x', 'o'),
     eval_net: None,
     tablebases: None,
+    wdl: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("connect4"),
         ..ProtocolSettings::NONE

@@ -21,4 +21,5 @@ pub mod nnue;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod testdata;
 pub mod tools;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use cutoff::testdata::shared_data;
 use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_score, Engine};
@@ -184,21 +184,6 @@ fn the_real_binary_wins_over_ugi_with_a_short_clock() {
         "the first player made the last move: {moves:?}"
     );
     assert_eq!(game.outcome(), Some(Outcome::Loss), "{moves:?}");
-}
-
-fn shared_data(name: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data")
-        .join(name);
-    if path.exists() {
-        Some(path)
-    } else {
-        println!(
-            "SKIPPED: {} not found (it lives in ../shared/data)",
-            path.display()
-        );
-        None
-    }
 }
 
 #[test]

@@ -12,16 +12,7 @@ use common::{bestmove_of, info_field, info_score, Engine, TIMEOUT};
 
 /// The shared 3-4-piece tables, `None` (and `SKIPPED`) without them.
 fn shared_tables() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/syzygy");
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "SKIPPED: {} not found (it lives in ../shared/data)",
-            path.display()
-        );
-        None
-    }
+    cutoff::testdata::shared_data("syzygy")
 }
 
 /// A chess engine past its `uci` handshake.

@@ -2,14 +2,13 @@
 //! values (tic-tac-toe is a draw, the POJ 1568 sample, Connect Four's short wins), and
 //! Connect Four's endgame test set from `../shared/data` when it is there.
 
-use std::path::PathBuf;
-
 use crate::games::ataxx::Ataxx;
 use crate::games::connect4::test_sets::TestPosition;
 use crate::games::connect4::Connect4;
 use crate::games::mnk::{Mnk, MnkVariant};
 use crate::search::perft::perft;
 use crate::search::{Game, Limits, MoveList, Rules, ScoreReport, SearchResult, ThreadPool};
+use crate::testdata::shared_data;
 
 fn search<G: Game>(game: &G, limits: &Limits, searchmoves: &[G::Move]) -> SearchResult<G::Move> {
     ThreadPool::<G>::new(16).search(game, limits, searchmoves)
@@ -153,21 +152,6 @@ fn poj1568_sample_is_answered() {
     let second = ["o...", ".ox.", ".xxx", "xooo"];
     assert_eq!(poj1568_answer(&first), "#####");
     assert_eq!(poj1568_answer(&second), "(0,1)");
-}
-
-fn shared_data(name: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(name);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "SKIPPED: {} not found (it lives in ../shared/data)",
-            path.display()
-        );
-        None
-    }
 }
 
 #[test]

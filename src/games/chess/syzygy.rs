@@ -493,7 +493,6 @@ fn rank(probing: &TablebaseProbing, r: &RootMoveRank) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
 
     use super::*;
     use crate::games::chess::{Chess, ChessVariant};
@@ -503,14 +502,7 @@ mod tests {
     /// The 3-4-piece tables in `../shared/data/syzygy`, opened; `None` (and `SKIPPED`)
     /// without them.
     fn shared_tables() -> Option<Arc<Tables>> {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
-        if !path.exists() {
-            eprintln!(
-                "SKIPPED: {} not found (it lives in ../shared/data)",
-                path.display()
-            );
-            return None;
-        }
+        let path = crate::testdata::shared_data("syzygy")?;
         Some(open(path.to_str().expect("a UTF-8 path")).expect("the shared tables open"))
     }
 

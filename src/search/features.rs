@@ -84,8 +84,6 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     /// Nodes answered by a transposition table entry.
     pub tt_cutoffs: u64,
-    /// Positions the game's endgame tables were asked about and knew (root moves included).
-    pub tb_hits: u64,
 }
 
 impl SearchStats {
@@ -102,6 +100,5 @@ impl SearchStats {
         self.cutoffs += other.cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.tt_cutoffs += other.tt_cutoffs;
-        self.tb_hits += other.tb_hits;
     }
 }

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::blocks::{self, BlockKind, BlockWriter};
-use crate::records::{self, GameRecord, RecordedMove};
+use crate::records::{GameRecord, RecordedMove};
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
 use cutoff::search::score::is_mate;
@@ -349,24 +349,6 @@ pub fn record_played_game<G: SelfPlayHooks>(
     }
 }
 
-/// The trainer's records of the training positions of `record` (a game of `G`), found by
-/// replaying it, appended to `out`; their number, or an error if the game does not replay.
-pub fn training_records_of<G: SelfPlayHooks>(
-    variant: &G::Variant,
-    record: &GameRecord,
-    out: &mut Vec<u8>,
-) -> Result<usize, String> {
-    let result = record.first_player_score();
-    let mut positions = 0;
-    records::replay::<G>(variant, record, &mut |game, ply, score| {
-        if game.is_sample(ply) {
-            game.push_training_record(score, result, out);
-            positions += 1;
-        }
-    })?;
-    Ok(positions)
-}
-
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
 /// lines on `options.threads` threads and appends them to `out` in game order; `progress`
 /// is told the running totals after each game. A game's
@@ -536,15 +518,29 @@ mod tests {
         let (stored, stored_summary) = generate(DataFormat::Records);
         assert_eq!(summary, stored_summary);
         assert!(summary.positions > 20, "{summary:?}");
-        let file = records::read_games(&stored, "store", Some(G::RECORD_NAME));
-        assert!(file.errors.is_empty(), "{:?}", file.errors);
-        assert_eq!(file.games.len(), 3);
+        let path = std::env::temp_dir().join(format!(
+            "cutoff-replay-{}-{}.cgr",
+            G::RECORD_NAME,
+            std::process::id()
+        ));
+        std::fs::write(&path, &stored).unwrap();
+        let copy: crate::store::ImageFn = |record, _, out| out.extend_from_slice(record);
         let mut replayed = Vec::new();
-        let mut positions = 0;
-        for game in &file.games {
-            positions += training_records_of::<G>(variant, game, &mut replayed).unwrap();
-        }
-        assert_eq!(positions, summary.positions);
+        let filter = crate::store::StoreFilter::default();
+        let record_bytes = bullet.len() / summary.positions;
+        let stats = crate::store::read_store::<G>(
+            variant,
+            std::slice::from_ref(&path),
+            &filter,
+            (1, copy),
+            record_bytes,
+            &mut replayed,
+        )
+        .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+        assert_eq!(stats.games, 3);
+        assert_eq!(stats.kept, summary.positions);
         assert_eq!(replayed, bullet);
     }
 

@@ -327,7 +327,6 @@ impl<G: Game> Searcher<G> {
         let Some(outcome) = game.tablebase_value(node.depth) else {
             return ControlFlow::Continue(None);
         };
-        self.state.stats.tb_hits += 1;
         self.links.control.add_tb_hits(1);
         let score = tablebase_score(outcome, node.ply);
         let (bound, cuts) = match outcome {

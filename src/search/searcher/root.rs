@@ -124,7 +124,6 @@ impl<G: Game> Searcher<G> {
                 self.state.root_moves = kept;
                 self.state.tablebase_root = Some(outcome);
             }
-            self.state.stats.tb_hits += probes;
             self.links.control.add_tb_hits(probes);
         }
     }

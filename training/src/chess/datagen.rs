@@ -313,9 +313,15 @@ impl SelfPlay for Chess {
         pool: &mut ThreadPool<Chess>,
     ) -> GameOutput {
         let record = play_game(index, book, options, pool);
+        // A game record holds every position played with its score (viriformat's count);
+        // the other formats hold the quiet positions kept for training.
+        let positions = match options.format {
+            DataFormat::Records => record.moves.len(),
+            DataFormat::Text | DataFormat::Bullet => record.positions.len(),
+        };
         GameOutput {
             bytes: record.encode(options.format),
-            positions: record.positions.len(),
+            positions,
             result: record.result,
         }
     }

@@ -128,10 +128,15 @@ impl<G: Game> GameSession<G> {
 
     fn limits(&self, params: &GoParams) -> Limits {
         let ms = Duration::from_millis;
-        let (own_time, own_inc) = match self.position.side_to_move() {
-            Player::First => (params.first_time, params.first_inc),
-            Player::Second => (params.second_time, params.second_inc),
+        let (own_time, own_inc, other_time) = match self.position.side_to_move() {
+            Player::First => (params.first_time, params.first_inc, params.second_time),
+            Player::Second => (params.second_time, params.second_inc, params.first_time),
         };
+        // A timed `go` that gives only the opponent's clock (older fastchess `--compliance`
+        // sends `go btime 100` with White to move) leaves the side to move no time: it
+        // plays at once, as Stockfish does, rather than searching without a time limit.
+        let timed = !params.infinite && !params.ponder;
+        let own_time = own_time.or(other_time.filter(|_| timed).map(|_| 0));
         Limits {
             depth: params.depth,
             nodes: params.nodes,

@@ -34,6 +34,7 @@ pub const TICTACTOE_INFO: GameInfo = GameInfo {
     eval_net: None,
     tablebases: None,
     wdl: None,
+    elo_scale: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("tictactoe"),
         ..ProtocolSettings::NONE

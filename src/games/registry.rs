@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::setup::SetupError;
 use crate::nnue::{FeatureSet, NetworkError};
-use crate::search::{Game, GameError, ScoreReport, WdlModel};
+use crate::search::{EloAnchor, Game, GameError, ScoreReport, WdlModel};
 
 /// A bench position: a FEN (or the start position) and moves played from it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -152,6 +152,9 @@ pub struct GameInfo {
     /// reads the phase [`SearchHooks::wdl_phase`](crate::search::SearchHooks::wdl_phase)
     /// measures; `None` for a game without one (no `UCI_ShowWDL`).
     pub wdl: Option<WdlModel>,
+    /// Its Elo scale, the levels that play at given ratings (`UCI_LimitStrength`,
+    /// `UCI_Elo`); `None` where none is calibrated (`Skill Level` only).
+    pub elo_scale: Option<&'static [EloAnchor]>,
 }
 
 /// A game's protocol settings: what the engine's protocols and its game records say of it.

@@ -14,6 +14,7 @@ use crossbeam_channel::Sender;
 use super::options::{net_by_default, OptionChange, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use super::session::{new_session, Session};
 use crate::games::{EvalNet, Evaluation, GameKind, Tablebase, VariantOption, VariantSettings};
+use crate::search::skill::{game_seed, level_of_elo, Skill};
 
 /// Engine name printed by the handshake.
 pub const ENGINE_NAME: &str = concat!("cutoff ", env!("CARGO_PKG_VERSION"));
@@ -46,6 +47,8 @@ pub struct Controller {
     tablebase: Option<(GameKind, Tablebase)>,
     /// `UCI_ShowWDL`: `info` lines carry the win/draw/loss chances (games with a model).
     show_wdl: bool,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, and the seed of the games' levels.
+    strength: Strength,
     /// Tuning build only: the search constants set since the current game was chosen
     /// (option name and value, in order; a new game starts from its own constants).
     #[cfg(feature = "tune")]
@@ -68,6 +71,7 @@ impl Controller {
             use_net: true,
             tablebase: None,
             show_wdl: false,
+            strength: Strength::new(),
             #[cfg(feature = "tune")]
             search_params: Vec::new(),
         }
@@ -158,6 +162,7 @@ impl Controller {
         session.set_move_overhead(self.move_overhead);
         session.set_threads(self.threads);
         session.set_multipv(self.multipv);
+        session.set_skill(self.strength.skill(self.game));
         #[cfg(feature = "tune")]
         if let Err(e) = session.set_search_params(&self.search_params) {
             // Checked when they were set: only another game's constants could clash.
@@ -214,6 +219,18 @@ impl Controller {
             }
             OptionChange::Ponder(_) => {}
             OptionChange::ShowWdl(on) => self.show_wdl = on,
+            OptionChange::SkillLevel(level) => {
+                self.strength.level = level;
+                self.session.set_skill(self.strength.skill(self.game));
+            }
+            OptionChange::LimitStrength(on) => {
+                self.strength.limit = on;
+                self.session.set_skill(self.strength.skill(self.game));
+            }
+            OptionChange::Elo(elo) => {
+                self.strength.elo = Some(elo);
+                self.session.set_skill(self.strength.skill(self.game));
+            }
             OptionChange::MultiPv(lines) => {
                 self.multipv = lines;
                 self.session.set_multipv(lines);
@@ -297,8 +314,57 @@ impl Controller {
         Ok(Some(format!("{name}: {note}")))
     }
 
+    /// A new game (`ucinewgame`...): start position, cleared tables, and a new seed for a
+    /// playing level's misjudgements.
+    pub fn new_game(&mut self) {
+        self.strength.games += 1;
+        self.session.new_game();
+        self.session.set_skill(self.strength.skill(self.game));
+    }
+
     /// Stops the search, if one runs.
     pub fn shutdown(&mut self) {
         self.session.stop();
+    }
+}
+
+/// The playing strength options (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`) and what
+/// seeds a game's level: the process's seed and the number of games begun.
+struct Strength {
+    level: u8,
+    limit: bool,
+    /// `UCI_Elo` when set (otherwise the lowest rating of the game's scale).
+    elo: Option<u32>,
+    process_seed: u64,
+    games: u64,
+}
+
+impl Strength {
+    /// Full strength, seeded from the clock and the process id.
+    fn new() -> Strength {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |t| t.as_nanos() as u64);
+        Strength {
+            level: super::options::MAX_SKILL_LEVEL as u8,
+            limit: false,
+            elo: None,
+            process_seed: nanos ^ u64::from(std::process::id()).rotate_left(32),
+            games: 0,
+        }
+    }
+
+    /// The strength in `game`: `UCI_Elo` on the game's scale under `UCI_LimitStrength`
+    /// (when the game has a scale), else `Skill Level`.
+    fn skill(&self, game: GameKind) -> Skill {
+        let seed = game_seed(self.process_seed, self.games);
+        let level = match game.info().elo_scale {
+            Some(scale) if self.limit => {
+                let elo = self.elo.or(scale.first().map(|a| a.elo)).unwrap_or(0);
+                level_of_elo(elo, scale)
+            }
+            _ => f64::from(self.level),
+        };
+        Skill::new(level, seed)
     }
 }

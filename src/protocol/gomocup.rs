@@ -190,7 +190,7 @@ impl Gomocup {
             "RESTART" => {
                 self.size()?;
                 self.moves.clear();
-                controller.session_mut().new_game();
+                controller.new_game();
                 Ok(Some("OK".to_string()))
             }
             "BEGIN" => {
@@ -241,7 +241,7 @@ impl Gomocup {
             .map_err(|expected| format!("unsupported size {size}: sizes are {expected}"))?;
         controller.set_game(game);
         controller.set_variant(&option, value);
-        controller.session_mut().new_game();
+        controller.new_game();
         self.size = Some(size);
         self.moves.clear();
         Ok(Some("OK".to_string()))

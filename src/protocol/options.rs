@@ -16,6 +16,8 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_THREADS: usize = 256;
 /// Largest `MultiPV`.
 pub const MAX_MULTIPV: usize = 256;
+/// Highest (and default) `Skill Level`: full strength.
+pub const MAX_SKILL_LEVEL: u64 = 20;
 
 /// Reads a `--hash` size in MiB on a tool's command line: from 1 to [`MAX_HASH_MB`], as the
 /// `Hash` option takes it.
@@ -63,6 +65,12 @@ pub enum OptionChange {
     /// `UCI_ShowWDL`: add the side to move's win/draw/loss chances to `info` lines (a game
     /// with a win/draw/loss model only).
     ShowWdl(bool),
+    /// `Skill Level`: the playing level, 0 to 20 (full strength).
+    SkillLevel(u8),
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (a game with an Elo scale only).
+    LimitStrength(bool),
+    /// `UCI_Elo`: the rating played at under `UCI_LimitStrength`, within the game's scale.
+    Elo(u32),
     /// Tuning build only: one of the current game's search constants, by its option name
     /// (see [`super::tuning`]).
     #[cfg(feature = "tune")]
@@ -118,6 +126,9 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
         format!("option name Game type combo default {game}{games}"),
+        format!(
+            "option name Skill Level type spin default {MAX_SKILL_LEVEL} min 0 max {MAX_SKILL_LEVEL}"
+        ),
     ];
     lines.extend(
         game.info()
@@ -137,6 +148,12 @@ pub fn option_lines(game: GameKind) -> Vec<String> {
         let name = support.path_option;
         lines.push(format!("option name {name} type string default <empty>"));
     }
+    if let Some((min, max)) = elo_range(game) {
+        lines.push("option name UCI_LimitStrength type check default false".to_string());
+        lines.push(format!(
+            "option name UCI_Elo type spin default {min} min {min} max {max}"
+        ));
+    }
     if game.info().wdl.is_some() {
         lines.push("option name UCI_ShowWDL type check default false".to_string());
     }
@@ -152,6 +169,13 @@ pub fn net_by_default(game: GameKind) -> bool {
         .is_some_and(|support| (support.embedded)().is_some())
 }
 
+/// The `UCI_Elo` range of `game` (its Elo scale's first and last ratings; the default is
+/// the first), if it has a scale.
+pub fn elo_range(game: GameKind) -> Option<(u32, u32)> {
+    let scale = game.info().elo_scale?;
+    Some((scale.first()?.elo, scale.last()?.elo))
+}
+
 /// Whether `name` is an option that only some games have, and `game` lacks it.
 pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionError> {
     let info = game.info();
@@ -159,6 +183,7 @@ pub fn missing_for_game(change: &OptionChange, game: GameKind) -> Option<OptionE
         OptionChange::EvalFile(_) => ("EvalFile", info.eval_net.is_none()),
         OptionChange::UseNnue(_) => ("UseNNUE", info.eval_net.is_none()),
         OptionChange::ShowWdl(_) => ("UCI_ShowWDL", info.wdl.is_none()),
+        OptionChange::LimitStrength(_) => ("UCI_LimitStrength", info.elo_scale.is_none()),
         OptionChange::TablebasePath(_) => {
             let name = games::all()
                 .find_map(|kind| kind.info().tablebases)
@@ -248,6 +273,21 @@ pub fn parse_option(
             ))
         }
         "uci_showwdl" => Ok(OptionChange::ShowWdl(check("UCI_ShowWDL", value)?)),
+        "skill level" => Ok(OptionChange::SkillLevel(
+            spin("Skill Level", value, 0, MAX_SKILL_LEVEL)? as u8,
+        )),
+        "uci_limitstrength" => Ok(OptionChange::LimitStrength(check(
+            "UCI_LimitStrength",
+            value,
+        )?)),
+        "uci_elo" => {
+            let (min, max) = elo_range(game).ok_or_else(|| OptionError::NotForGame {
+                name: "UCI_Elo".to_string(),
+                game,
+            })?;
+            let elo = spin("UCI_Elo", value, u64::from(min), u64::from(max))?;
+            Ok(OptionChange::Elo(elo as u32))
+        }
         "multipv" => Ok(OptionChange::MultiPv(
             spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
         )),
@@ -400,6 +440,39 @@ mod tests {
     }
 
     #[test]
+    fn playing_levels_are_checked() {
+        let connect4 = games::find("connect4").unwrap();
+        assert_eq!(
+            parse_option("skill level", Some(" 0 "), connect4),
+            Ok(OptionChange::SkillLevel(0))
+        );
+        for bad in ["21", "-1", "5.5", "", "max"] {
+            assert!(
+                parse_option("Skill Level", Some(bad), connect4).is_err(),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_for_chess("UCI_Elo", Some("2000")),
+            Ok(OptionChange::Elo(2000))
+        );
+        assert!(parse_for_chess("UCI_Elo", Some("1319")).is_err());
+        assert!(parse_for_chess("UCI_Elo", Some("3191")).is_err());
+        assert!(matches!(
+            parse_option("UCI_Elo", Some("2000"), connect4),
+            Err(OptionError::NotForGame { .. })
+        ));
+        let limit = parse_for_chess("UCI_LimitStrength", Some("true"));
+        assert_eq!(limit, Ok(OptionChange::LimitStrength(true)));
+        assert!(missing_for_game(&OptionChange::LimitStrength(true), connect4).is_some());
+        let chess = option_lines(games::default_game());
+        assert!(chess
+            .contains(&"option name UCI_Elo type spin default 1320 min 1320 max 3190".to_string()));
+        assert!(chess
+            .contains(&"option name Skill Level type spin default 20 min 0 max 20".to_string()));
+    }
+
+    #[test]
     fn variant_options_belong_to_their_game() {
         let connect4 = games::find("connect4").unwrap();
         assert_eq!(
@@ -445,10 +518,10 @@ mod tests {
         } else {
             0
         };
-        assert_eq!(lines.len(), 7 + tuning);
+        assert_eq!(lines.len(), 8 + tuning);
         assert!(!lines.iter().any(|l| l.contains("UCI_Chess960")));
         let chess = option_lines(games::find("chess").unwrap());
-        assert_eq!(chess.len(), 15 + tuning);
+        assert_eq!(chess.len(), 18 + tuning);
         assert!(chess.contains(&"option name SyzygyPath type string default <empty>".to_string()));
         assert!(chess.contains(
             &"option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string()

@@ -16,7 +16,8 @@ use crate::search::perft::PerftDivide;
 use crate::search::score::DRAW;
 use crate::search::threads::StartError;
 use crate::search::{
-    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, ThreadPool, Wdl, WdlModel,
+    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, Skill, ThreadPool, Wdl,
+    WdlModel,
 };
 
 /// Turns one search's events into the front end's lines (moves already in the game's
@@ -70,6 +71,8 @@ pub trait Session: Send {
     fn set_threads(&mut self, threads: usize);
     /// Sets the number of best lines searched and reported (MultiPV).
     fn set_multipv(&mut self, lines: usize);
+    /// Sets the playing strength of the following searches.
+    fn set_skill(&mut self, skill: Skill);
     /// Tuning build only: searches with the game's constants overridden by `values`
     /// (option name and value, applied in order); on error the constants stay.
     #[cfg(feature = "tune")]
@@ -302,6 +305,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_multipv(&mut self, lines: usize) {
         self.search.set_multipv(lines);
+    }
+
+    fn set_skill(&mut self, skill: Skill) {
+        self.search.set_skill(skill);
     }
 
     fn set_threads(&mut self, threads: usize) {

@@ -66,7 +66,7 @@ impl FrontEnd for UciFamily {
             }
             Command::NewGame(sent) => {
                 if !refuse_while_searching(controller, sent.new_game()) {
-                    controller.session_mut().new_game();
+                    controller.new_game();
                 }
             }
             Command::Position { start, moves } => {

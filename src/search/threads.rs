@@ -26,6 +26,7 @@ use super::game::Game;
 use super::limits::Limits;
 use super::pool::SharedIterations;
 use super::searcher::{SearchControl, SearchSettings, Searcher};
+use super::skill::Skill;
 use super::tt::TranspositionTable;
 
 /// Stack size of search threads: the recursion keeps move lists on the stack.
@@ -117,6 +118,8 @@ pub struct ThreadPool<G: Game> {
     features: SearchFeatures,
     /// Table size of the game's exact solver, in MiB (the `Hash` size).
     hash_mb: usize,
+    /// The playing strength of the following searches (full by default).
+    skill: Skill,
     /// Tuning build only: the search constants of every searcher.
     #[cfg(feature = "tune")]
     params: crate::search::SearchParams,
@@ -139,6 +142,7 @@ impl<G: Game> ThreadPool<G> {
             move_overhead: SearchSettings::default().move_overhead,
             features: SearchFeatures::ALL,
             hash_mb,
+            skill: Skill::FULL,
             #[cfg(feature = "tune")]
             params: G::SEARCH_PARAMS,
         }
@@ -301,6 +305,12 @@ impl<G: Game> ThreadPool<G> {
         self.features = features;
     }
 
+    /// Sets the playing strength from the next search. Below full strength a search runs
+    /// on one thread and never asks the game's book or solver (see [`super::skill`]).
+    pub fn set_skill(&mut self, skill: Skill) {
+        self.skill = skill;
+    }
+
     /// Sets the time kept in reserve per move from the next search.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
@@ -391,6 +401,7 @@ impl<G: Game> ThreadPool<G> {
             move_overhead: self.move_overhead,
             multipv: self.multipv,
             features: self.features,
+            skill: self.skill,
             ..SearchSettings::default()
         });
         searchers
@@ -422,9 +433,14 @@ fn search_all_threads<G: Game>(
         solver,
     } = searchers;
     // Whether this search plays exactly, decided here once: only the main thread may
-    // answer with the game's book or exact solver.
-    let exact = ExactPlay::decide(limits, main.settings().multipv, || solver.get());
-    if helpers.is_empty() {
+    // answer with the game's book or exact solver. A playing level below full strength
+    // plays neither exactly nor on more than one thread.
+    let limited = main.settings().skill.is_limited();
+    let exact = match limited {
+        true => None,
+        false => ExactPlay::decide(limits, main.settings().multipv, || solver.get()),
+    };
+    if helpers.is_empty() || limited {
         main.link(control, None, Vec::new());
         return main.run(root, limits, searchmoves, exact, report);
     }

@@ -71,6 +71,7 @@ pub const INFO: GameInfo = GameInfo {
     eval_net: Some(nnue::NET_SUPPORT),
     tablebases: None,
     wdl: Some(WDL),
+    elo_scale: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("ataxx"),
         own_dialect: Some("uai"),

@@ -1,7 +1,7 @@
 //! How chess describes itself to the registry: names, players, bench positions, book.
 
 use crate::games::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
-use crate::search::WdlModel;
+use crate::search::{EloAnchor, WdlModel};
 
 /// Chess in the registry (standard; `UCI_Chess960` selects Chess960).
 pub const INFO: GameInfo = GameInfo {
@@ -13,6 +13,7 @@ pub const INFO: GameInfo = GameInfo {
     eval_net: Some(super::nnue::NET_SUPPORT),
     tablebases: Some(super::TABLEBASE_SUPPORT),
     wdl: Some(WDL),
+    elo_scale: Some(ELO_SCALE),
     protocol: ProtocolSettings {
         variant_options: &[
             super::CHESS960_OPTION,
@@ -31,6 +32,37 @@ pub const INFO: GameInfo = GameInfo {
         test_set: None,
     },
 };
+
+/// The Elo scale of chess (`UCI_LimitStrength`, `UCI_Elo`): the playing level `s` (0 to 20,
+/// see [`crate::search::skill`]) that plays at each rating, read linearly in between; its
+/// first and last ratings are `UCI_Elo`'s range. PLACEHOLDER values, not yet measured: to
+/// be calibrated by matches against Stockfish at `UCI_Elo` 1500, 2000, 2500 and 2850.
+pub const ELO_SCALE: &[EloAnchor] = &[
+    EloAnchor {
+        elo: 1320,
+        level: 0.0,
+    },
+    EloAnchor {
+        elo: 1500,
+        level: 3.0,
+    },
+    EloAnchor {
+        elo: 2000,
+        level: 8.0,
+    },
+    EloAnchor {
+        elo: 2500,
+        level: 13.0,
+    },
+    EloAnchor {
+        elo: 2850,
+        level: 17.0,
+    },
+    EloAnchor {
+        elo: 3190,
+        level: 20.0,
+    },
+];
 
 /// The win/draw/loss model (`UCI_ShowWDL`) by the material of both sides (pawn 1, knight
 /// and bishop 3, rook 5, queen 9: [`SearchHooks::wdl_phase`](crate::search::SearchHooks::wdl_phase)),

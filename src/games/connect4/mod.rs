@@ -44,6 +44,7 @@ pub const INFO: GameInfo = GameInfo {
     eval_net: None,
     tablebases: None,
     wdl: None,
+    elo_scale: None,
     protocol: ProtocolSettings {
         pgn_variant: Some("connect4"),
         ..ProtocolSettings::NONE

@@ -79,6 +79,7 @@ pub const INFO: GameInfo = GameInfo {
     eval_net: Some(nnue::NET_SUPPORT),
     tablebases: None,
     wdl: None,
+    elo_scale: None,
 };
 
 /// Freestyle gomoku on 20x20 (the Gomocup's freestyle board) in the registry.

@@ -49,6 +49,7 @@ use super::params::SearchParams;
 use super::pool::SharedIterations;
 use super::reductions::LateMoveReductions;
 use super::score::{outcome_score, Score, MAX_PLY};
+use super::skill::{misjudged, Skill};
 use super::tt::TranspositionTable;
 
 /// Shared switches of a running search, set by the controller thread.
@@ -133,6 +134,8 @@ pub struct SearchSettings {
     pub multipv: usize,
     /// Which tree-shrinking parts of the search are on (all of them for play).
     pub features: SearchFeatures,
+    /// The playing strength (full by default: the search unchanged).
+    pub skill: Skill,
 }
 
 impl Default for SearchSettings {
@@ -142,6 +145,7 @@ impl Default for SearchSettings {
             start_depth: 1,
             multipv: 1,
             features: SearchFeatures::ALL,
+            skill: Skill::FULL,
         }
     }
 }
@@ -178,6 +182,10 @@ struct SearchState<M> {
     seldepth: usize,
     /// Exact node budget.
     node_limit: Option<u64>,
+    /// The playing level's node budget: no iteration after depth 1 may pass it.
+    skill_nodes: Option<u64>,
+    /// The playing level's largest misjudgement of an evaluation (0: none).
+    misjudgement: Score,
     /// When to stop thinking, if the search has a clock.
     deadlines: Option<Deadlines>,
     /// A limit or `stop` ended the search: unwind.
@@ -212,6 +220,8 @@ impl<M> SearchState<M> {
             stats: SearchStats::default(),
             seldepth: 0,
             node_limit: None,
+            skill_nodes: None,
+            misjudgement: 0,
             deadlines: None,
             aborted: false,
             iteration_depth: 0,
@@ -454,8 +464,10 @@ impl<G: Game> Searcher<G> {
         beta: Score,
         node_limit: Option<u64>,
     ) -> Option<Score> {
-        // Step 1. Per-search state: no clock, the given budget.
+        // Step 1. Per-search state: no clock, the given budget, full strength.
         self.state.node_limit = node_limit;
+        self.state.skill_nodes = None;
+        self.state.misjudgement = 0;
         self.state.deadlines = None;
         self.state.aborted = false;
         self.links.control = Arc::new(SearchControl::default());
@@ -499,6 +511,17 @@ impl<G: Game> Searcher<G> {
         if early_key.is_none() {
             self.links.tt.prefetch(game.hash());
         }
+    }
+
+    /// The game's evaluation of `game` as the search sees it: `raw` (the game's, or the
+    /// table's copy of it), misjudged at a playing level below full strength.
+    #[inline(always)]
+    fn judged(&self, game: &G, raw: Score) -> Score {
+        if self.state.misjudgement == 0 {
+            return raw;
+        }
+        let seed = self.settings.skill.seed();
+        misjudged(raw, game.hash(), seed, self.state.misjudgement)
     }
 
     /// Counts a node and checks the limits; `false` means abort.

@@ -260,7 +260,7 @@ impl<G: Game> Searcher<G> {
         }
         if ply >= MAX_PLY - 1 {
             self.state.stats.leaves += 1;
-            return ControlFlow::Break(game.evaluate());
+            return ControlFlow::Break(self.judged(game, game.evaluate()));
         }
         if !self.settings.features.alpha_beta {
             // Plain minimax: no window to narrow.
@@ -280,7 +280,7 @@ impl<G: Game> Searcher<G> {
             self.quiescence(game, ply, alpha, beta)
         } else {
             self.state.stats.leaves += 1;
-            Some(game.evaluate())
+            Some(self.judged(game, game.evaluate()))
         }
     }
 
@@ -352,7 +352,8 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Step 6 of [`Searcher::negamax`]: the static evaluation where pruning uses it (not in
-    /// check), taken from the table entry `hit` when it has one, refined by the entry's
+    /// check), taken from the table entry `hit` when it has one (the table keeps the game's
+    /// own; a playing level's misjudgement is added after), refined by the entry's
     /// score; the game's evaluation is recorded for this ply, and `improving` says whether
     /// it is better than two plies before.
     fn static_evaluation(
@@ -368,7 +369,7 @@ impl<G: Game> Searcher<G> {
             hit.and_then(|hit| hit.eval)
                 .unwrap_or_else(|| game.evaluate_mut())
         });
-        let corrected = raw.map(|eval| self.corrected(game, eval));
+        let corrected = raw.map(|eval| self.corrected(game, self.judged(game, eval)));
         self.static_evals[ply] = corrected;
         let improving = match (corrected, ply.checked_sub(2)) {
             (Some(now), Some(before)) => self.static_evals[before].map_or(true, |b| now > b),

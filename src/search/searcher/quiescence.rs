@@ -90,19 +90,19 @@ impl<G: Game> Searcher<G> {
             return ControlFlow::Break(Some(DRAW));
         }
         if ply >= MAX_PLY - 1 {
-            return ControlFlow::Break(Some(game.evaluate()));
+            return ControlFlow::Break(Some(self.judged(game, game.evaluate())));
         }
         ControlFlow::Continue(())
     }
 
     /// Step 3 of [`Searcher::quiescence`], outside check: the standing pat (the static
-    /// evaluation, the table's when stored, corrected and refined by the table's bound) and
-    /// the game's own evaluation.
+    /// evaluation, the table's when stored, misjudged at a playing level, corrected and
+    /// refined by the table's bound) and the game's own evaluation.
     fn stand_pat(&self, game: &mut G, hit: Option<&TtEntry>) -> (Score, Option<Score>) {
         let eval = hit
             .and_then(|hit| hit.eval)
             .unwrap_or_else(|| game.evaluate_mut());
-        let corrected = self.corrected(game, eval);
+        let corrected = self.corrected(game, self.judged(game, eval));
         let stand_pat = hit.map_or(corrected, |hit| hit.refine(corrected));
         (stand_pat, Some(eval))
     }

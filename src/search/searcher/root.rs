@@ -79,6 +79,8 @@ impl<G: Game> Searcher<G> {
         state.aborted = false;
         state.overtaken = false;
         state.node_limit = limits.nodes;
+        state.skill_nodes = self.settings.skill.node_budget(root.hash());
+        state.misjudgement = self.settings.skill.misjudgement_amplitude();
         state.progress = IterationProgress::default();
         state.root_move_nodes.clear();
         state.null_move_min_ply = 0;
@@ -160,6 +162,9 @@ impl<G: Game> Searcher<G> {
         // Helpers that start deeper stay that much ahead of the pool's deepest iteration.
         let skew = depth - 1;
         while depth <= max_depth {
+            if completed.is_some() && !self.within_skill_budget(limits) {
+                break;
+            }
             self.state.seldepth = 0;
             self.state.iteration_depth = if pool.is_some() { depth } else { u32::MAX };
             self.state.root_depth = depth;
@@ -196,6 +201,21 @@ impl<G: Game> Searcher<G> {
         }
         self.state.root_from = 0;
         completed
+    }
+
+    /// A playing level's node budget, before an iteration of
+    /// [`Searcher::iterative_deepening`] after the first completed one: `false` when the
+    /// budget is spent; otherwise the iteration aborts where it would pass the budget (and
+    /// is discarded), so a level's move comes from the deepest iteration that fits.
+    fn within_skill_budget(&mut self, limits: &Limits) -> bool {
+        let Some(budget) = self.state.skill_nodes else {
+            return true;
+        };
+        if self.state.nodes >= budget {
+            return false;
+        }
+        self.state.node_limit = Some(limits.nodes.map_or(budget, |nodes| nodes.min(budget)));
+        true
     }
 
     /// One depth of [`Searcher::iterative_deepening`]: searches the `lines` best root

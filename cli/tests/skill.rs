@@ -54,7 +54,7 @@ fn a_chess_level_answers_quickly_within_its_budget() {
     for option in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 3190",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2850",
     ] {
         assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
     }

@@ -467,7 +467,7 @@ mod tests {
         assert!(missing_for_game(&OptionChange::LimitStrength(true), connect4).is_some());
         let chess = option_lines(games::default_game());
         assert!(chess
-            .contains(&"option name UCI_Elo type spin default 1320 min 1320 max 3190".to_string()));
+            .contains(&"option name UCI_Elo type spin default 1320 min 1320 max 2850".to_string()));
         assert!(chess
             .contains(&"option name Skill Level type spin default 20 min 0 max 20".to_string()));
     }

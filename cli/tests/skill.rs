@@ -7,8 +7,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{bestmove_of, info_field, Engine};
-use cutoff::games::chess::{Chess, ChessVariant};
-use cutoff::search::skill::{LEVELS_PER_DOUBLING, NODES_AT_LEVEL_0};
+use cutoff::games::chess::{Chess, ChessVariant, INFO};
+use cutoff::search::skill::{level_of_elo, LEVELS_PER_DOUBLING, NODES_AT_LEVEL_0};
 use cutoff::search::{MoveList, Rules};
 
 /// The most nodes a move of `level` may search after depth 1 (the budget's spread included).
@@ -70,13 +70,15 @@ fn a_chess_level_answers_quickly_within_its_budget() {
         assert_legal_chess(mv);
     }
     // UCI_Elo takes over from Skill Level under UCI_LimitStrength: its lowest rating is
-    // level 0 on the chess scale.
+    // the chess scale's first level.
     engine.send("setoption name Skill Level value 20");
     engine.send("setoption name UCI_LimitStrength value true");
     engine.send("setoption name UCI_Elo value 1320");
     engine.send("position startpos");
     let (depth, nodes, mv) = timed_go(&mut engine);
-    assert!(depth == 1 || nodes <= most_nodes(0.0), "{nodes}");
+    let lowest = level_of_elo(1320, INFO.elo_scale.expect("chess has an Elo scale"));
+    assert!(lowest < 20.0, "{lowest}");
+    assert!(depth == 1 || nodes <= most_nodes(lowest), "{nodes}");
     assert_legal_chess(mv);
     assert!(engine.sync().iter().all(|l| !l.contains("error")));
 }

@@ -221,15 +221,15 @@ impl Controller {
             OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::SkillLevel(level) => {
                 self.strength.level = level;
-                self.session.set_skill(self.strength.skill(self.game));
+                self.apply_strength();
             }
             OptionChange::LimitStrength(on) => {
                 self.strength.limit = on;
-                self.session.set_skill(self.strength.skill(self.game));
+                self.apply_strength();
             }
             OptionChange::Elo(elo) => {
                 self.strength.elo = Some(elo);
-                self.session.set_skill(self.strength.skill(self.game));
+                self.apply_strength();
             }
             OptionChange::MultiPv(lines) => {
                 self.multipv = lines;
@@ -319,6 +319,11 @@ impl Controller {
     pub fn new_game(&mut self) {
         self.strength.games += 1;
         self.session.new_game();
+        self.apply_strength();
+    }
+
+    /// Hands the session the playing strength the options and the game count give now.
+    fn apply_strength(&mut self) {
         self.session.set_skill(self.strength.skill(self.game));
     }
 

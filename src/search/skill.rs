@@ -141,12 +141,10 @@ pub fn misjudged(eval: Score, key: u64, seed: u64, amplitude: Score) -> Score {
     (eval + offset as Score).clamp(-MAX_EVAL, MAX_EVAL)
 }
 
-/// The splitmix64 finaliser: every bit of `x` stirs every bit of the result.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+/// One splitmix64 step from `x` ([`crate::rng::splitmix64`]): every bit of `x` stirs every
+/// bit of the result.
+fn mix(x: u64) -> u64 {
+    crate::rng::splitmix64(x).1
 }
 
 /// The seed of one game: the process's seed and the number of games begun, mixed.

@@ -323,6 +323,16 @@ pub fn play_game<G: SelfPlayHooks>(
     PlayedGame { record, samples }
 }
 
+/// The positions a game of `moves` moves, `samples` of them training positions, writes in
+/// `format`: a game record holds every position played with its score (viriformat's
+/// count, the store's), the trainer's records and text the training positions.
+pub fn positions_written(format: DataFormat, moves: usize, samples: usize) -> usize {
+    match format {
+        DataFormat::Records => moves,
+        DataFormat::Text | DataFormat::Bullet => samples,
+    }
+}
+
 /// [`SelfPlay::record_game`] of a game with [`SelfPlayHooks`]: [`play_game`], written as
 /// the trainer's records (`bullet`) or as a game record (`records`).
 pub fn record_played_game<G: SelfPlayHooks>(
@@ -342,15 +352,13 @@ pub fn record_played_game<G: SelfPlayHooks>(
         }
         Ok(())
     };
-    // A game record holds every position played with its score; the trainer's records
-    // hold the training positions.
-    let positions = match options.format {
-        DataFormat::Records => played.record.moves.len(),
-        DataFormat::Text | DataFormat::Bullet => played.samples.len(),
-    };
     GameOutput {
         bytes: encoded.map(|()| bytes),
-        positions,
+        positions: positions_written(
+            options.format,
+            played.record.moves.len(),
+            played.samples.len(),
+        ),
         result,
     }
 }

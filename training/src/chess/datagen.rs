@@ -30,7 +30,7 @@ use cozy_chess::{Board, Color, Move, Piece};
 
 use super::store;
 use crate::blocks::{self, BlockKind};
-use crate::selfplay::{opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
+use crate::selfplay::{self, opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::search::score::is_mate;
 use cutoff::search::{GameResult, Limits, Player, Rules, SearchHooks, ThreadPool};
@@ -313,12 +313,8 @@ impl SelfPlay for Chess {
         pool: &mut ThreadPool<Chess>,
     ) -> GameOutput {
         let record = play_game(index, book, options, pool);
-        // A game record holds every position played with its score (viriformat's count);
-        // the other formats hold the quiet positions kept for training.
-        let positions = match options.format {
-            DataFormat::Records => record.moves.len(),
-            DataFormat::Text | DataFormat::Bullet => record.positions.len(),
-        };
+        let positions =
+            selfplay::positions_written(options.format, record.moves.len(), record.positions.len());
         GameOutput {
             bytes: record.encode(options.format),
             positions,

@@ -897,6 +897,7 @@ impl SearchHooks for Ataxx {
             reverse_futility: true,
             futility: true,
             singular_extensions: true,
+            reduce_forcing: true,
             ..Pruning::default()
         }
     }

@@ -827,6 +827,8 @@ impl SearchHooks for Chess {
             // already answers checks with every evasion.
             check_extensions: false,
             internal_reductions: true,
+            // Chess's captures are noisy: never reduced.
+            reduce_forcing: false,
         }
     }
 

@@ -8,6 +8,7 @@ use super::super::game::{Game, QUIET_HINT_LIMIT};
 use super::super::ordering::{MovePicker, NodeContext};
 use super::super::params::SearchParams;
 use super::super::score::{Score, INFINITY, MATE_BOUND};
+use super::pruning::MoveKind;
 use super::{Node, NodeKind, Searcher, StaticEval};
 
 /// What [`Searcher::search_moves`] knows of a move before making it.
@@ -257,14 +258,12 @@ impl<G: Game> Searcher<G> {
         facts: &MoveFacts,
         static_eval: StaticEval,
     ) -> Option<Score> {
-        let reduction = self.reduction(
-            game,
-            node,
-            facts.number,
-            facts.quiet,
-            facts.history,
-            static_eval,
-        );
+        let kind = match (facts.quiet, facts.noisy) {
+            (true, _) => MoveKind::Quiet,
+            (false, false) => MoveKind::Forcing,
+            (false, true) => MoveKind::Noisy,
+        };
+        let reduction = self.reduction(game, node, facts.number, kind, facts.history, static_eval);
         let plies = (facts.extension, reduction);
         let nodes_before = self.state.nodes;
         let score = self.search_move(game, node, alpha, facts.number, plies);

@@ -7,6 +7,18 @@ use super::super::reductions::ReductionContext;
 use super::super::score::{is_mate, Score, MATE_BOUND};
 use super::{Node, NodeKind, Searcher, StaticEval};
 
+/// What a move is to late move reductions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum MoveKind {
+    /// Neither noisy nor hinted as forcing.
+    Quiet,
+    /// Hinted as forcing ([`QUIET_HINT_LIMIT`](crate::search::game::QUIET_HINT_LIMIT) and
+    /// up) but not noisy.
+    Forcing,
+    /// Noisy (captures, promotions...): never reduced.
+    Noisy,
+}
+
 impl<G: Game> Searcher<G> {
     /// Step 7 of [`Searcher::negamax`]: the (refined) static evaluation, when it is so far
     /// above beta that no quiet line is likely to bring the score back below it.
@@ -109,23 +121,28 @@ impl<G: Game> Searcher<G> {
     }
 
     /// The late move reduction of a move just made at `node` (0: searched at full depth):
-    /// only for quiet moves after the first (after the second on the principal
-    /// variation), outside check, from depth 3; see
+    /// only for quiet moves (and forcing ones where the game says so) after the first
+    /// (after the second on the principal variation), outside check, from depth 3; see
     /// [`LateMoveReductions::plies`](crate::search::reductions::LateMoveReductions::plies).
     pub(super) fn reduction(
         &self,
         game: &G,
         node: &Node,
         move_number: usize,
-        quiet: bool,
+        kind: MoveKind,
         history: i32,
         static_eval: StaticEval,
     ) -> i32 {
         let first_reduced = if node.pv_node() { 3 } else { 2 };
+        let reducible = match kind {
+            MoveKind::Quiet => true,
+            MoveKind::Forcing => self.state.pruning.reduce_forcing,
+            MoveKind::Noisy => false,
+        };
         let reduces = self.state.pruning.late_move_reductions
             && self.settings.features.alpha_beta
             && self.settings.features.pvs
-            && quiet
+            && reducible
             && !node.in_check
             && node.depth >= 3
             && move_number >= first_reduced;
@@ -140,5 +157,50 @@ impl<G: Game> Searcher<G> {
             history,
         };
         self.reductions.plies(node.depth, move_number, context)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::NodeKind;
+    use super::*;
+    use crate::games::ataxx::{Ataxx, AtaxxVariant};
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Pruning, Rules, SearchHooks};
+
+    #[test]
+    fn forcing_moves_are_reduced_only_where_the_game_says_so() {
+        let mut searcher: Searcher<Ataxx> = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        let game = Ataxx::start(&AtaxxVariant::default());
+        let node = Node {
+            depth: 12,
+            ply: 3,
+            alpha: -100,
+            beta: -99,
+            kind: NodeKind::Cut,
+            in_check: false,
+            excluded: None,
+        };
+        let eval = StaticEval {
+            raw: Some(0),
+            corrected: Some(0),
+            refined: Some(0),
+            improving: false,
+        };
+        let reduction = |s: &Searcher<Ataxx>, kind| s.reduction(&game, &node, 20, kind, 0, eval);
+        searcher.state.pruning = game.pruning();
+        assert!(searcher.state.pruning.reduce_forcing);
+        let quiet = reduction(&searcher, MoveKind::Quiet);
+        assert!(quiet > 0);
+        assert_eq!(reduction(&searcher, MoveKind::Forcing), quiet);
+        assert_eq!(reduction(&searcher, MoveKind::Noisy), 0);
+        searcher.state.pruning = Pruning {
+            reduce_forcing: false,
+            ..game.pruning()
+        };
+        assert_eq!(reduction(&searcher, MoveKind::Forcing), 0);
+        assert_eq!(reduction(&searcher, MoveKind::Quiet), quiet);
     }
 }

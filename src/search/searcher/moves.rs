@@ -258,11 +258,7 @@ impl<G: Game> Searcher<G> {
         facts: &MoveFacts,
         static_eval: StaticEval,
     ) -> Option<Score> {
-        let kind = match (facts.quiet, facts.noisy) {
-            (true, _) => MoveKind::Quiet,
-            (false, false) => MoveKind::Forcing,
-            (false, true) => MoveKind::Noisy,
-        };
+        let kind = MoveKind::of(facts.quiet, facts.noisy);
         let reduction = self.reduction(game, node, facts.number, kind, facts.history, static_eval);
         let plies = (facts.extension, reduction);
         let nodes_before = self.state.nodes;

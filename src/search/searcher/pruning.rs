@@ -19,6 +19,18 @@ pub(super) enum MoveKind {
     Noisy,
 }
 
+impl MoveKind {
+    /// The kind of a move the game calls `quiet` (not noisy, hinted below the limit) or
+    /// `noisy`; neither is a forcing move.
+    pub(super) fn of(quiet: bool, noisy: bool) -> MoveKind {
+        match (quiet, noisy) {
+            (true, _) => MoveKind::Quiet,
+            (false, false) => MoveKind::Forcing,
+            (false, true) => MoveKind::Noisy,
+        }
+    }
+}
+
 impl<G: Game> Searcher<G> {
     /// Step 7 of [`Searcher::negamax`]: the (refined) static evaluation, when it is so far
     /// above beta that no quiet line is likely to bring the score back below it.

@@ -874,15 +874,15 @@ impl SearchHooks for Ataxx {
         self.side.index() * 64 * 64 + usize::from(Self::encode_move(mv))
     }
 
-    /// Moves that take stones first, by the stones gained (a single also adds one); quiet
-    /// singles next; quiet doubles, which leave a hole and gain nothing, last.
+    /// Moves that take stones first, by the stones taken plus two for a single (a double
+    /// leaves a hole); quiet singles next; quiet doubles, which gain nothing, last.
     fn move_hint(&self, mv: AtaxxMove) -> i32 {
         let taken = self.captures(mv).count_ones() as i32;
-        let gain = 2 * taken + i32::from(mv.is_single());
+        let weight = taken + 2 * i32::from(mv.is_single());
         match (taken, mv.is_double()) {
             (0, false) => 1,
             (0, true) => -1,
-            _ => QUIET_HINT_LIMIT + gain,
+            _ => QUIET_HINT_LIMIT + weight,
         }
     }
 
@@ -1081,16 +1081,14 @@ mod tests {
         double.make_move(double.parse_move("b3").unwrap());
         assert_eq!(double.halfmoves(), 0);
         assert_eq!(double.to_fen(), "7/7/7/2o1x2/1o1xx2/7/7 x 0 10");
-        assert_eq!(
-            position.move_hint(position.parse_move("d4").unwrap()),
-            QUIET_HINT_LIMIT + 7
-        );
-        assert_eq!(
-            position.move_hint(position.parse_move("c3e3").unwrap()),
-            QUIET_HINT_LIMIT + 4
-        );
-        assert_eq!(position.move_hint(position.parse_move("b2").unwrap()), 1);
-        assert_eq!(position.move_hint(position.parse_move("c3a1").unwrap()), -1);
+        // Taken stones plus two for a single: a single that takes one (b4 takes c4) comes
+        // before a double that takes two.
+        let hint = |mv: &str| position.move_hint(position.parse_move(mv).unwrap());
+        assert_eq!(hint("d4"), QUIET_HINT_LIMIT + 5);
+        assert_eq!(hint("b4"), QUIET_HINT_LIMIT + 3);
+        assert_eq!(hint("c3e3"), QUIET_HINT_LIMIT + 2);
+        assert_eq!(hint("b2"), 1);
+        assert_eq!(hint("c3a1"), -1);
     }
 
     #[test]

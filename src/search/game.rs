@@ -347,6 +347,11 @@ pub trait SearchHooks: Rules {
         let _ = mv;
         None
     }
+    /// Whether the moves hinted as forcing but not noisy (Ataxx's captures) share the
+    /// butterfly history of quiet moves: ordered by it among moves of the same hint (which
+    /// the game then spaces at least `2 * HISTORY_MAX` apart), rewarded and punished by
+    /// cut-offs as quiet moves are, and reduced less or more by it.
+    const FORCING_HISTORY: bool = false;
     /// The size of the capture history (0: the game has none).
     const CAPTURE_HISTORY_SIZE: usize = 0;
     /// Index of the noisy move `mv` in the capture history, below

@@ -5,7 +5,8 @@
 //!
 //! The picker's stages: the hash move (nothing else is scored before it is searched), then
 //! the forcing moves (the game's hints at or above [`QUIET_HINT_LIMIT`]: winning captures
-//! in chess, by victim and capture history), then the rest scored at once: killers, the
+//! in chess, by victim and capture history; Ataxx's captures by hint and the butterfly
+//! history they share with quiet moves), then the rest scored at once: killers, the
 //! counter move, quiet moves by their hint plus butterfly and continuation histories, and
 //! last the noisy moves the game hints below the limit (losing captures) by hint and
 //! capture history. A game without continuation or capture indices gets the plain
@@ -17,7 +18,7 @@ use super::game::{Game, MoveList, MAX_MOVES, QUIET_HINT_LIMIT};
 use super::score::MAX_PLY;
 
 /// Largest magnitude a history value reaches (gravity keeps it inside).
-const HISTORY_MAX: i32 = 16_384;
+pub const HISTORY_MAX: i32 = 16_384;
 const TT_MOVE_SCORE: i32 = i32::MAX;
 const KILLER_SCORES: [i32; 2] = [QUIET_HINT_LIMIT - 1, QUIET_HINT_LIMIT - 2];
 const COUNTER_SCORE: i32 = QUIET_HINT_LIMIT - 3;
@@ -179,6 +180,10 @@ impl<M: Copy + Eq> OrderingTables<M> {
 
     /// The score of a forcing move (the game's hint at or above the limit), kept there.
     fn forcing_score<G: Game<Move = M>>(&self, game: &G, mv: M, hint: i32) -> i32 {
+        if G::FORCING_HISTORY && !game.is_noisy(mv) {
+            let history = self.history(game.history_index(mv));
+            return hint.saturating_add(history).max(QUIET_HINT_LIMIT);
+        }
         let history = self.capture(game.capture_history_index(mv)) / CAPTURE_HISTORY_DIVISOR;
         hint.saturating_add(history).max(QUIET_HINT_LIMIT)
     }
@@ -529,6 +534,34 @@ mod tests {
         // Chess does not know beforehand: nothing is skipped, every move is still handed out.
         let chess = Chess::start(&Default::default());
         assert_eq!(after_first_with_skip(&chess), (20, 0, 19));
+    }
+
+    #[test]
+    fn forcing_history_orders_captures_within_their_hint_only() {
+        use crate::games::ataxx::{Ataxx, AtaxxVariant};
+        use crate::search::{Rules, SearchHooks};
+        // x to move: d4 takes three, b4 and d2 one each (same hint), quiet moves after.
+        let game = Ataxx::from_fen(&AtaxxVariant::default(), "7/7/7/2o1o2/2xo3/7/7 x 7 9").unwrap();
+        let mv = |text: &str| game.parse_move(text).unwrap();
+        assert_eq!(game.move_hint(mv("b4")), game.move_hint(mv("d2")));
+        let order = |tables: &OrderingTables<_>| {
+            let mut picker = MovePicker::empty();
+            game.generate_search_moves(picker.moves_mut());
+            picker.stage_moves(None, NodeContext::default());
+            let first: Vec<_> = (0..3)
+                .map(|_| picker.next_move(&game, tables).unwrap())
+                .collect();
+            first
+        };
+        let mut tables = OrderingTables::for_game::<Ataxx>();
+        tables.update_history(game.history_index(mv("b4")), HISTORY_MAX);
+        assert_eq!(order(&tables), [mv("d4"), mv("b4"), mv("d2")]);
+        for _ in 0..100 {
+            tables.update_history(game.history_index(mv("d2")), HISTORY_MAX);
+            tables.update_history(game.history_index(mv("b4")), -HISTORY_MAX);
+        }
+        // Even a full history does not lift d2 above a capture of a higher hint.
+        assert_eq!(order(&tables)[..2], [mv("d4"), mv("d2")]);
     }
 
     #[test]

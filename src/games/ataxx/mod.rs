@@ -58,6 +58,7 @@ use crate::search::game::{
     EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
     SearchHooks, QUIET_HINT_LIMIT,
 };
+use crate::search::ordering::HISTORY_MAX;
 use crate::search::{SearchParams, WdlModel};
 
 /// Ataxx in the registry.
@@ -808,6 +809,9 @@ impl Rules for Ataxx {
     }
 }
 
+/// The distance between two classes of captures' hints: more than any history spread.
+const CAPTURE_CLASS_STEP: i32 = 2 * HISTORY_MAX;
+
 /// Ataxx's search constants: chess's defaults (margins set in the hand-crafted
 /// evaluation's centipawns, the clock planned for 40 moves) with twelve of them tuned by
 /// `scripts/spsa.py` (500 game pairs at 1 s + 0.01 s with the built-in net; the run and
@@ -875,16 +879,20 @@ impl SearchHooks for Ataxx {
     }
 
     /// Moves that take stones first, by the stones taken plus two for a single (a double
-    /// leaves a hole); quiet singles next; quiet doubles, which gain nothing, last.
+    /// leaves a hole), classes [`CAPTURE_CLASS_STEP`] apart (the shared history orders
+    /// within a class only); quiet singles next; quiet doubles, which gain nothing, last.
     fn move_hint(&self, mv: AtaxxMove) -> i32 {
         let taken = self.captures(mv).count_ones() as i32;
         let weight = taken + 2 * i32::from(mv.is_single());
         match (taken, mv.is_double()) {
             (0, false) => 1,
             (0, true) => -1,
-            _ => QUIET_HINT_LIMIT + weight,
+            _ => QUIET_HINT_LIMIT + weight * CAPTURE_CLASS_STEP,
         }
     }
+
+    /// Captures share the butterfly history with quiet moves (zataxx's single table).
+    const FORCING_HISTORY: bool = true;
 
     /// Null move, reverse futility, futility and late-move pruning, late move reductions,
     /// internal iterative reductions and singular extensions, each kept on a match (see
@@ -1084,9 +1092,9 @@ mod tests {
         // Taken stones plus two for a single: a single that takes one (b4 takes c4) comes
         // before a double that takes two.
         let hint = |mv: &str| position.move_hint(position.parse_move(mv).unwrap());
-        assert_eq!(hint("d4"), QUIET_HINT_LIMIT + 5);
-        assert_eq!(hint("b4"), QUIET_HINT_LIMIT + 3);
-        assert_eq!(hint("c3e3"), QUIET_HINT_LIMIT + 2);
+        assert_eq!(hint("d4"), QUIET_HINT_LIMIT + 5 * CAPTURE_CLASS_STEP);
+        assert_eq!(hint("b4"), QUIET_HINT_LIMIT + 3 * CAPTURE_CLASS_STEP);
+        assert_eq!(hint("c3e3"), QUIET_HINT_LIMIT + 2 * CAPTURE_CLASS_STEP);
         assert_eq!(hint("b2"), 1);
         assert_eq!(hint("c3a1"), -1);
     }

@@ -49,9 +49,12 @@ impl<G: Game> Searcher<G> {
         let bonus = history_bonus(node.depth);
         let context = self.context(node.ply);
         let tables = &mut self.tables;
+        let learns = quiet || (G::FORCING_HISTORY && !game.is_noisy(mv));
         if quiet {
             tables.add_killer(node.ply, mv);
             tables.set_counter(context.previous[0], mv);
+        }
+        if learns {
             tables.update_history(game.history_index(mv), bonus);
             tables.update_continuation(&context, game.continuation_index(mv), bonus);
             for &other in quiets_tried {
@@ -159,6 +162,25 @@ mod tests {
         let (top, bottom) = (history(&searcher, Cell(4)), history(&searcher, Cell(0)));
         assert!((1..=16_384).contains(&top), "{top}");
         assert!((-16_384..0).contains(&bottom), "{bottom}");
+    }
+
+    #[test]
+    fn where_captures_share_the_history_a_capture_cutoff_rewards_it_and_punishes_the_others() {
+        use crate::games::ataxx::{Ataxx, AtaxxVariant};
+        let mut searcher: Searcher<Ataxx> = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        let game = Ataxx::from_fen(&AtaxxVariant::default(), "7/7/7/2o1o2/2xo3/7/7 x 7 9").unwrap();
+        let mv = |text: &str| game.parse_move(text).unwrap();
+        let (capture, tried) = (mv("b4"), [mv("d4"), mv("b2")]);
+        searcher.reward_cutoff(&game, &node(4, 2), capture, false, &tried, &[]);
+        let history = |mv| {
+            searcher
+                .tables
+                .quiet_history(&game, mv, &searcher.context(2))
+        };
+        assert_eq!(history(capture), history_bonus(4));
+        assert_eq!(history(mv("d4")), -history_bonus(4));
+        assert_eq!(history(mv("b2")), -history_bonus(4));
+        assert_eq!(history(mv("d2")), 0);
     }
 
     #[test]

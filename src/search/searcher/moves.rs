@@ -206,7 +206,7 @@ impl<G: Game> Searcher<G> {
                     break;
                 }
             }
-            if quiet {
+            if quiet || (G::FORCING_HISTORY && !noisy) {
                 let _ = quiets_tried.try_push(mv);
             } else if noisy {
                 let _ = noisy_tried.try_push(mv);
@@ -234,8 +234,9 @@ impl<G: Game> Searcher<G> {
             picker.last_score()
         };
         let quiet = hint < QUIET_HINT_LIMIT && !noisy;
+        let learns = quiet || (G::FORCING_HISTORY && !noisy);
         let history = match context {
-            Some(context) if quiet => self.tables.quiet_history(game, mv, context),
+            Some(context) if learns => self.tables.quiet_history(game, mv, context),
             _ => 0,
         };
         MoveFacts {

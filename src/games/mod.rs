@@ -243,6 +243,7 @@ mod tests {
                 ),
                 (G::CONTINUATION_SIZE > 0, "continuation-history"),
                 (G::CAPTURE_HISTORY_SIZE > 0, "capture-history"),
+                (G::FORCING_HISTORY, "forcing-history"),
                 (pruning.quiescence, "quiescence"),
                 (pruning.null_move, "null-move"),
                 (pruning.late_move_reductions, "lmr"),
@@ -253,6 +254,7 @@ mod tests {
                 (pruning.eval_correction, "correction"),
                 (pruning.check_extensions, "check-extensions"),
                 (pruning.internal_reductions, "iir"),
+                (pruning.internal_reductions_everywhere, "iir-all-nodes"),
                 (G::dedicated_solver(1, 1).is_some(), "solver"),
                 (start.book_move().is_some(), "book"),
                 (start.remaining_plies_bound().is_some(), "plies-bound"),
@@ -279,7 +281,8 @@ mod tests {
              check-extensions iir plies-bound",
             "gomoku-standard: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
-            "ataxx: net wdl own-params null-move lmr reverse-futility futility singular iir",
+            "ataxx: net wdl own-params forcing-history null-move lmr reverse-futility futility \
+             singular iir iir-all-nodes",
         ];
         let found: Vec<String> = all()
             .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))

@@ -215,6 +215,8 @@ pub struct Pruning {
     /// Internal iterative reductions: search a PV or expected cut node one ply shallower
     /// when the transposition table has no move for it.
     pub internal_reductions: bool,
+    /// Internal iterative reductions of expected all nodes too (zataxx's rule in Ataxx).
+    pub internal_reductions_everywhere: bool,
     /// Late move reductions also of the moves the game hints as forcing (at or above
     /// [`QUIET_HINT_LIMIT`]) without calling them noisy: Ataxx's captures, most of its moves.
     pub reduce_forcing: bool,

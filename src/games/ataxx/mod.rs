@@ -895,13 +895,14 @@ impl SearchHooks for Ataxx {
     const FORCING_HISTORY: bool = true;
 
     /// Null move, reverse futility, futility and late-move pruning, late move reductions,
-    /// internal iterative reductions and singular extensions, each kept on a match (see
-    /// `docs/ataxx.md`).
+    /// internal iterative reductions (at every node) and singular extensions, each kept on
+    /// a match (see `docs/ataxx.md`).
     fn pruning(&self) -> Pruning {
         Pruning {
             null_move: true,
             late_move_reductions: true,
             internal_reductions: true,
+            internal_reductions_everywhere: true,
             reverse_futility: true,
             futility: true,
             singular_extensions: true,

@@ -827,6 +827,7 @@ impl SearchHooks for Chess {
             // already answers checks with every evasion.
             check_extensions: false,
             internal_reductions: true,
+            internal_reductions_everywhere: false,
             // Chess's captures are noisy: never reduced.
             reduce_forcing: false,
         }

@@ -63,9 +63,9 @@ impl<G: Game> Searcher<G> {
             ControlFlow::Continue(bound) => bound,
         };
 
-        // Step 5. Internal iterative reduction: a PV or cut node the table knows no move
-        // for is searched a ply shallower (its ordering is a guess; the next iteration
-        // finds it with a move).
+        // Step 5. Internal iterative reduction: a PV or cut node (any node, where the game
+        // says so) the table knows no move for is searched a ply shallower (its ordering
+        // is a guess; the next iteration finds it with a move).
         if self.reduces_internally(&node, tt_move) {
             node.depth -= 1;
         }
@@ -167,12 +167,14 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Step 5 of [`Searcher::negamax`]: whether internal iterative reduction takes a ply
-    /// off `node`, a PV or cut node below the root for which the table knows no move.
+    /// off `node`, a node below the root for which the table knows no move (a PV or cut
+    /// node, unless the game reduces all nodes).
     fn reduces_internally(&self, node: &Node, tt_move: Option<u16>) -> bool {
-        self.state.pruning.internal_reductions
+        let pruning = self.state.pruning;
+        pruning.internal_reductions
             && node.ply > 0
             && node.depth >= self.params().iir_depth
-            && node.kind != NodeKind::All
+            && (node.kind != NodeKind::All || pruning.internal_reductions_everywhere)
             && tt_move.is_none()
     }
 
@@ -455,7 +457,37 @@ fn singular_verdict(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use super::super::NodeKind;
     use super::*;
+    use crate::games::ataxx::{Ataxx, AtaxxVariant};
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Pruning, Rules, SearchHooks};
+
+    #[test]
+    fn all_nodes_are_reduced_internally_only_where_the_game_says_so() {
+        let mut searcher: Searcher<Ataxx> = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        let node = |kind| Node {
+            depth: 10,
+            ply: 3,
+            alpha: 0,
+            beta: 1,
+            kind,
+            in_check: false,
+            excluded: None,
+        };
+        let everywhere = Ataxx::start(&AtaxxVariant::default()).pruning();
+        searcher.state.pruning = Pruning {
+            internal_reductions_everywhere: false,
+            ..everywhere
+        };
+        assert!(searcher.reduces_internally(&node(NodeKind::Cut), None));
+        assert!(!searcher.reduces_internally(&node(NodeKind::All), None));
+        searcher.state.pruning = everywhere;
+        assert!(searcher.reduces_internally(&node(NodeKind::All), None));
+        assert!(!searcher.reduces_internally(&node(NodeKind::All), Some(7)));
+    }
 
     #[test]
     fn a_singular_move_is_extended_once_or_twice_by_how_far_the_others_fail() {

@@ -15,6 +15,7 @@
 use arrayvec::ArrayVec;
 
 use super::game::{Game, MoveList, MAX_MOVES, QUIET_HINT_LIMIT};
+use super::params::SearchParams;
 use super::score::MAX_PLY;
 
 /// Largest magnitude a history value reaches (gravity keeps it inside).
@@ -218,9 +219,13 @@ fn gravity(entry: i32, bonus: i32) -> i32 {
     entry + bonus - entry * bonus.abs() / HISTORY_MAX
 }
 
-/// The history bonus for a cut-off at `depth`.
-pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16).min(HISTORY_MAX / 4)
+/// The history bonus for a cut-off at `depth` under the game's `params`
+/// ([`SearchParams::history_bonus_linear`]).
+pub fn history_bonus(depth: i32, params: &SearchParams) -> i32 {
+    let depth = depth.max(0);
+    let grown =
+        params.history_bonus_linear * depth + params.history_bonus_quadratic * depth * depth;
+    grown.min(params.history_bonus_max)
 }
 
 /// The stage a [`MovePicker`] is in.
@@ -465,10 +470,14 @@ mod tests {
             previous: [Some(1), Some(0)],
         };
         for _ in 0..1000 {
-            tables.update_history(1, history_bonus(40));
-            tables.update_history(2, -history_bonus(40));
-            tables.update_continuation(&context, Some(1), history_bonus(40));
-            tables.update_capture(Some(0), -history_bonus(40));
+            tables.update_history(1, history_bonus(40, &SearchParams::DEFAULT));
+            tables.update_history(2, -history_bonus(40, &SearchParams::DEFAULT));
+            tables.update_continuation(
+                &context,
+                Some(1),
+                history_bonus(40, &SearchParams::DEFAULT),
+            );
+            tables.update_capture(Some(0), -history_bonus(40, &SearchParams::DEFAULT));
         }
         assert!(tables.history(1) <= HISTORY_MAX && tables.history(1) > 0);
         assert!(tables.history(2) >= -HISTORY_MAX && tables.history(2) < 0);

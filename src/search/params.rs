@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use super::ordering::HISTORY_MAX;
 use super::score::Score;
 
 /// How often (in nodes) the clock and the stop flag are read, unless the game says
@@ -84,6 +85,14 @@ pub struct SearchParams {
     pub lmr_base: f64,
     /// See [`SearchParams::lmr_base`].
     pub lmr_divisor: f64,
+    /// History: a cut-off at remaining depth `d` rewards its move (and punishes those tried
+    /// before it) by `history_bonus_linear * d + history_bonus_quadratic * d * d`, at most
+    /// `history_bonus_max`.
+    pub history_bonus_linear: i32,
+    /// See [`SearchParams::history_bonus_linear`].
+    pub history_bonus_quadratic: i32,
+    /// See [`SearchParams::history_bonus_linear`]; at most the histories' bound.
+    pub history_bonus_max: i32,
     /// The clock: how many more moves a game without `movestogo` is planned to last (the
     /// clock is shared among them, see [`deadlines`](super::limits::deadlines)).
     pub planned_moves: u32,
@@ -118,8 +127,21 @@ impl SearchParams {
         iir_depth: 4,
         lmr_base: 0.75,
         lmr_divisor: 2.25,
+        history_bonus_linear: 0,
+        history_bonus_quadratic: 16,
+        history_bonus_max: 4_096,
         planned_moves: 40,
     };
+
+    /// Whether the history bonus grows with depth from a positive value and stays within
+    /// the histories' bound.
+    fn history_bonus_is_sound(&self) -> bool {
+        let (linear, quadratic) = (self.history_bonus_linear, self.history_bonus_quadratic);
+        linear >= 0
+            && quadratic >= 0
+            && linear + quadratic > 0
+            && (1..=HISTORY_MAX).contains(&self.history_bonus_max)
+    }
 
     /// Why these constants cannot drive a search (a depth limit outside `1..MAX_PLY`, a
     /// margin or factor that is not positive...), or `None` when they can.
@@ -166,6 +188,8 @@ impl SearchParams {
             Some("the singular entry slack reaches the singular depth")
         } else if !(self.lmr_base >= 0.0 && self.lmr_divisor > 0.0) {
             Some("the late move reduction table is negative")
+        } else if !self.history_bonus_is_sound() {
+            Some("the history bonus is not positive or exceeds the histories' bound")
         } else if self.planned_moves == 0 {
             Some("the clock plans no move")
         } else {
@@ -311,6 +335,9 @@ pub const TUNABLES: &[Tunable] = &[
         get: |p| (p.lmr_divisor * 100.0).round() as i64,
         set: |p, v| p.lmr_divisor = v as f64 / 100.0,
     },
+    tunable!("HistoryBonusLinear", history_bonus_linear, 0, 1000, 20.0),
+    tunable!("HistoryBonusQuadratic", history_bonus_quadratic, 0, 64, 2.0),
+    tunable!("HistoryBonusMax", history_bonus_max, 64, 16384, 128.0),
     tunable!("PlannedMoves", planned_moves, 5, 100, 3.0),
 ];
 
@@ -362,6 +389,12 @@ mod tests {
         assert_eq!(p.singular_double_margin, None);
         assert_eq!(p.iir_depth, 4);
         assert_eq!((p.lmr_base, p.lmr_divisor), (0.75, 2.25));
+        let history = (
+            p.history_bonus_linear,
+            p.history_bonus_quadratic,
+            p.history_bonus_max,
+        );
+        assert_eq!(history, (0, 16, 4_096));
         assert_eq!(p.planned_moves, 40);
     }
 
@@ -382,7 +415,7 @@ mod tests {
             assert_eq!(line.split(", ").count(), 7, "{line}");
         }
         // Every field of the struct has its option (the struct literal lists them all).
-        assert_eq!(TUNABLES.len(), 26);
+        assert_eq!(TUNABLES.len(), 29);
         let slack = tunable("singularentryslack").expect("found by any case");
         assert!(slack
             .set(
@@ -435,6 +468,14 @@ mod tests {
             },
             SearchParams {
                 lmr_divisor: 0.0,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                history_bonus_quadratic: 0,
+                ..SearchParams::DEFAULT
+            },
+            SearchParams {
+                history_bonus_max: HISTORY_MAX + 1,
                 ..SearchParams::DEFAULT
             },
         ];

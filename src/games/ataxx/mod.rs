@@ -828,6 +828,9 @@ pub const ATAXX_SEARCH_PARAMS: SearchParams = SearchParams {
     null_move_eval_divisor: 139,
     lmr_base: 0.31,
     lmr_divisor: 1.98,
+    history_bonus_linear: 300,
+    history_bonus_quadratic: 0,
+    history_bonus_max: 1_500,
     planned_moves: 33,
     ..SearchParams::DEFAULT
 };

@@ -46,7 +46,7 @@ impl<G: Game> Searcher<G> {
         quiets_tried: &[G::Move],
         noisy_tried: &[G::Move],
     ) {
-        let bonus = history_bonus(node.depth);
+        let bonus = history_bonus(node.depth, self.params());
         let context = self.context(node.ply);
         let tables = &mut self.tables;
         let learns = quiet || (G::FORCING_HISTORY && !game.is_noisy(mv));
@@ -152,8 +152,14 @@ mod tests {
         let context = searcher.context(0);
         let history = |s: &Searcher<Mnk>, mv| s.tables.quiet_history(&game, mv, &context);
         searcher.reward_cutoff(&game, &node(3, 0), Cell(4), true, &[Cell(0), Cell(2)], &[]);
-        assert_eq!(history(&searcher, Cell(4)), history_bonus(3));
-        assert_eq!(history(&searcher, Cell(0)), -history_bonus(3));
+        assert_eq!(
+            history(&searcher, Cell(4)),
+            history_bonus(3, searcher.params())
+        );
+        assert_eq!(
+            history(&searcher, Cell(0)),
+            -history_bonus(3, searcher.params())
+        );
         assert_eq!(history(&searcher, Cell(8)), 0);
         // However often, however deep: the histories stay bounded.
         for _ in 0..1_000 {
@@ -177,9 +183,9 @@ mod tests {
                 .tables
                 .quiet_history(&game, mv, &searcher.context(2))
         };
-        assert_eq!(history(capture), history_bonus(4));
-        assert_eq!(history(mv("d4")), -history_bonus(4));
-        assert_eq!(history(mv("b2")), -history_bonus(4));
+        assert_eq!(history(capture), history_bonus(4, searcher.params()));
+        assert_eq!(history(mv("d4")), -history_bonus(4, searcher.params()));
+        assert_eq!(history(mv("b2")), -history_bonus(4, searcher.params()));
         assert_eq!(history(mv("d2")), 0);
     }
 

@@ -34,9 +34,13 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Learns from a beta cut-off by `mv` at `node`: a quiet move becomes a killer and the
-    /// counter move of the previous move, and gains butterfly and continuation history
-    /// that the quiet moves tried before it lose; a noisy move gains capture history. The
-    /// noisy moves tried before it lose capture history either way.
+    /// counter move of the previous move; it (or a forcing move, where the game shares the
+    /// history: [`SearchHooks::FORCING_HISTORY`]) gains butterfly and continuation history
+    /// that the moves of `quiets_tried` (the quiet, and there forcing, moves tried before
+    /// it) lose; a noisy move gains capture history. The noisy moves tried before it lose
+    /// capture history either way.
+    ///
+    /// [`SearchHooks::FORCING_HISTORY`]: super::super::game::SearchHooks::FORCING_HISTORY
     pub(super) fn reward_cutoff(
         &mut self,
         game: &G,

@@ -20,10 +20,14 @@ struct MoveFacts {
     noisy: bool,
     /// Not noisy, and not hinted as a forcing move (a win, a block...).
     quiet: bool,
+    /// Quiet, or forcing where the game shares the history (`SearchHooks::FORCING_HISTORY`):
+    /// read, rewarded and punished in the butterfly and continuation histories.
+    shares_history: bool,
     /// Plies added to (or, negative, taken from) its depth: the hash move's singular
     /// extension.
     extension: i32,
-    /// Its quiet history (0 when noisy, or when nothing reads it).
+    /// Its butterfly and continuation history (0 unless it shares them, or when nothing
+    /// reads it).
     history: i32,
 }
 
@@ -206,7 +210,7 @@ impl<G: Game> Searcher<G> {
                     break;
                 }
             }
-            if quiet || (G::FORCING_HISTORY && !noisy) {
+            if facts.shares_history {
                 let _ = quiets_tried.try_push(mv);
             } else if noisy {
                 let _ = noisy_tried.try_push(mv);
@@ -234,15 +238,16 @@ impl<G: Game> Searcher<G> {
             picker.last_score()
         };
         let quiet = hint < QUIET_HINT_LIMIT && !noisy;
-        let learns = quiet || (G::FORCING_HISTORY && !noisy);
+        let shares_history = quiet || (G::FORCING_HISTORY && !noisy);
         let history = match context {
-            Some(context) if learns => self.tables.quiet_history(game, mv, context),
+            Some(context) if shares_history => self.tables.quiet_history(game, mv, context),
             _ => 0,
         };
         MoveFacts {
             number: picker.handed_out(),
             noisy,
             quiet,
+            shares_history,
             extension: if is_tt_move { tt_move_extension } else { 0 },
             history,
         }

@@ -53,12 +53,11 @@ impl<G: Game> Searcher<G> {
         let bonus = history_bonus(node.depth, self.params());
         let context = self.context(node.ply);
         let tables = &mut self.tables;
-        let learns = quiet || (G::FORCING_HISTORY && !game.is_noisy(mv));
         if quiet {
             tables.add_killer(node.ply, mv);
             tables.set_counter(context.previous[0], mv);
         }
-        if learns {
+        if shares_history(game, mv, quiet) {
             tables.update_history(game.history_index(mv), bonus);
             tables.update_continuation(&context, game.continuation_index(mv), bonus);
             for &other in quiets_tried {
@@ -98,6 +97,15 @@ impl<G: Game> Searcher<G> {
             self.correction.update(game, node.depth, best_score, raw);
         }
     }
+}
+
+/// Whether `mv` (called `quiet` or not) is read, rewarded and punished in the butterfly
+/// and continuation histories: a quiet move, or a forcing one that is not noisy where the
+/// game shares the histories ([`SearchHooks::FORCING_HISTORY`]).
+///
+/// [`SearchHooks::FORCING_HISTORY`]: super::super::game::SearchHooks::FORCING_HISTORY
+pub(super) fn shares_history<G: Game>(game: &G, mv: G::Move, quiet: bool) -> bool {
+    quiet || (G::FORCING_HISTORY && !game.is_noisy(mv))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::super::game::{Game, QUIET_HINT_LIMIT};
 use super::super::ordering::{MovePicker, NodeContext};
 use super::super::params::SearchParams;
 use super::super::score::{Score, INFINITY, MATE_BOUND};
+use super::history::shares_history;
 use super::pruning::MoveKind;
 use super::{Node, NodeKind, Searcher, StaticEval};
 
@@ -238,7 +239,7 @@ impl<G: Game> Searcher<G> {
             picker.last_score()
         };
         let quiet = hint < QUIET_HINT_LIMIT && !noisy;
-        let shares_history = quiet || (G::FORCING_HISTORY && !noisy);
+        let shares_history = shares_history(game, mv, quiet);
         let history = match context {
             Some(context) if shares_history => self.tables.quiet_history(game, mv, context),
             _ => 0,

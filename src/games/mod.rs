@@ -251,6 +251,7 @@ mod tests {
                 (pruning.futility, "futility"),
                 (pruning.exchange_pruning, "exchange-pruning"),
                 (pruning.singular_extensions, "singular"),
+                (pruning.singular_off_pv_only, "singular-off-pv"),
                 (pruning.eval_correction, "correction"),
                 (pruning.check_extensions, "check-extensions"),
                 (pruning.internal_reductions, "iir"),
@@ -282,7 +283,7 @@ mod tests {
             "gomoku-standard: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
             "ataxx: net wdl own-params forcing-history null-move lmr reverse-futility futility \
-             singular iir iir-all-nodes",
+             singular singular-off-pv iir iir-all-nodes",
         ];
         let found: Vec<String> = all()
             .map(|kind| format!("{kind}: {}", kind.visit_default(Provides).join(" ")))

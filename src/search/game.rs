@@ -205,6 +205,9 @@ pub struct Pruning {
     /// fails well below its score, and the node is cut (multi-cut) or the move reduced
     /// when others reach beta too.
     pub singular_extensions: bool,
+    /// Singular extensions outside the principal variation only (zataxx's rule in Ataxx):
+    /// a PV node never searches its other moves to extend the table's.
+    pub singular_off_pv_only: bool,
     /// Correction history: static evaluations are corrected by what searches found for
     /// positions of the same [`SearchHooks::correction_key`].
     pub eval_correction: bool,

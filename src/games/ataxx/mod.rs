@@ -898,8 +898,8 @@ impl SearchHooks for Ataxx {
     const FORCING_HISTORY: bool = true;
 
     /// Null move, reverse futility, futility and late-move pruning, late move reductions,
-    /// internal iterative reductions (at every node) and singular extensions, each kept on
-    /// a match (see `docs/ataxx.md`).
+    /// internal iterative reductions (at every node) and singular extensions (off the
+    /// PV), each kept on a match (see `docs/ataxx.md`).
     fn pruning(&self) -> Pruning {
         Pruning {
             null_move: true,
@@ -909,6 +909,7 @@ impl SearchHooks for Ataxx {
             reverse_futility: true,
             futility: true,
             singular_extensions: true,
+            singular_off_pv_only: true,
             reduce_forcing: true,
             ..Pruning::default()
         }

@@ -820,6 +820,7 @@ impl SearchHooks for Chess {
             // games), then the pawn-structure correction history +19.1 ([+5.8, +32.5],
             // 1,200 games).
             singular_extensions: true,
+            singular_off_pv_only: false,
             eval_correction: true,
             quiescence: true,
             // Measured off: over 200 games at 3 s + 0.03 s the build with check extensions

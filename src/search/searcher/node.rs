@@ -178,6 +178,19 @@ impl<G: Game> Searcher<G> {
             && tt_move.is_none()
     }
 
+    /// Whether `node` (whose table entry suits) is deep enough, and of a kind, for the
+    /// singular search of step 9: below the root, not itself a singular search, off the PV
+    /// if the game says so, and within twice the iteration's depth.
+    fn tries_singular(&self, node: &Node) -> bool {
+        let pruning = self.state.pruning;
+        pruning.singular_extensions
+            && node.ply > 0
+            && node.excluded.is_none()
+            && !(pruning.singular_off_pv_only && node.pv_node())
+            && node.depth >= self.params().singular_depth
+            && node.ply < 2 * self.state.root_depth as usize
+    }
+
     /// Step 9 of [`Searcher::negamax`]: searches the moves other than the table's, reduced
     /// and with a null window just below the entry's score less a margin. `Continue(1)`:
     /// none reaches it, the table's move is singular and searched a ply deeper
@@ -201,12 +214,7 @@ impl<G: Game> Searcher<G> {
         }) else {
             return Some(ControlFlow::Continue(0));
         };
-        let applies = self.state.pruning.singular_extensions
-            && node.ply > 0
-            && node.excluded.is_none()
-            && node.depth >= self.params().singular_depth
-            && node.ply < 2 * self.state.root_depth as usize;
-        if !applies {
+        if !self.tries_singular(node) {
             return Some(ControlFlow::Continue(0));
         }
         let singular_beta = hit.score - self.params().singular_margin * node.depth;
@@ -487,6 +495,31 @@ mod tests {
         searcher.state.pruning = everywhere;
         assert!(searcher.reduces_internally(&node(NodeKind::All), None));
         assert!(!searcher.reduces_internally(&node(NodeKind::All), Some(7)));
+    }
+
+    #[test]
+    fn ataxx_tries_singular_extensions_off_the_pv_only() {
+        let mut searcher: Searcher<Ataxx> = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        searcher.state.root_depth = 12;
+        let node = |kind| Node {
+            depth: 10,
+            ply: 3,
+            alpha: 0,
+            beta: if kind == NodeKind::Pv { 50 } else { 1 },
+            kind,
+            in_check: false,
+            excluded: None,
+        };
+        let off_pv_only = Ataxx::start(&AtaxxVariant::default()).pruning();
+        searcher.state.pruning = off_pv_only;
+        assert!(searcher.tries_singular(&node(NodeKind::Cut)));
+        assert!(searcher.tries_singular(&node(NodeKind::All)));
+        assert!(!searcher.tries_singular(&node(NodeKind::Pv)));
+        searcher.state.pruning = Pruning {
+            singular_off_pv_only: false,
+            ..off_pv_only
+        };
+        assert!(searcher.tries_singular(&node(NodeKind::Pv)));
     }
 
     #[test]

@@ -832,6 +832,7 @@ pub const ATAXX_SEARCH_PARAMS: SearchParams = SearchParams {
     history_bonus_quadratic: 0,
     history_bonus_max: 1_500,
     planned_moves: 33,
+    iir_depth: 3,
     ..SearchParams::DEFAULT
 };
 

@@ -2,9 +2,9 @@
 """zataxx_net.py NET6_BIN OUT: zataxx's net (`src/net6.bin` of its source, a
 `(2916 -> 256) -> 1` SCReLU net of the side to move's 2x2 windows, QA 255, QB 64,
 scale 400) written as a cutoff `Ataxx2x2` net file (nets/README.md), the other side's
-output weights zero, so that `setoption name EvalFile value OUT` evaluates exactly as
-zataxx does (its `eval` command and cutoff's agree). For measuring only: with it, a
-match against zataxx measures the two searches alone (docs/ataxx.md)."""
+output weights zero, so that `setoption name EvalFile value OUT` evaluates as zataxx
+does (its `eval` command and cutoff's agreed on the positions compared). For measuring
+only: with it, a match against zataxx measures the two searches alone (docs/ataxx.md)."""
 import struct
 import sys
 

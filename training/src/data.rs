@@ -2,8 +2,10 @@
 //! (datagen chunks, or the store's game records replayed and filtered) into one file of the
 //! trainer's records in a seeded random order (any game with a [`TrainingSupport`], whose
 //! record size it uses); `stats` reports on store files (games, results by colour, plies,
-//! scores, duplicates, damaged blocks); `convert` turns chess datagen's text format (`FEN;result`, no score) into
-//! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`).
+//! scores, duplicates, damaged blocks); `relabel` mixes each record's score with a teacher
+//! net's evaluation ([`crate::relabel`]); `convert` turns chess datagen's text format
+//! (`FEN;result`, no score) into `ChessBoard` records whose score is 0 (train them with
+//! `--wdl 1.0`).
 //!
 //! [`TrainingSupport`]: crate::TrainingSupport
 
@@ -53,6 +55,28 @@ pub enum DataAction {
         #[command(flatten)]
         store: StoreFilter,
     },
+    /// Self-distillation: writes each record (as `--symmetries` would: with its images)
+    /// with the score `round(W · T + (1 - W) · score)`, `T` a teacher net's evaluation
+    /// averaged over the images written (exactly symmetric), `W` the `--weight`; the
+    /// records in the input's order, each one's images after it.
+    Relabel {
+        /// The record files, or store files (`.cgr`) and directories of them (replayed).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        /// The teacher: a net file of one of the game's feature sets.
+        #[arg(long)]
+        teacher: std::path::PathBuf,
+        /// The teacher's share of the new score (0 to 1).
+        #[arg(long, value_parser = parse_weight)]
+        weight: f64,
+        /// Write (and average the teacher over) each record's images under the board's
+        /// symmetries.
+        #[arg(long)]
+        symmetries: bool,
+        /// The relabelled file (overwritten).
+        #[arg(long)]
+        out: String,
+    },
     /// Reads store files (`.cgr`, or directories of them) and reports their games,
     /// results by colour, plies, scores, duplicate positions and damaged blocks.
     Stats {
@@ -93,21 +117,35 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
             store,
         } => {
             let training = training_of(game, "data shuffle")?;
-            let images = match (*symmetries, training.symmetries()) {
-                (false, _) => 1,
-                (true, 1) => {
-                    return Err(format!(
-                        "data shuffle --symmetries: {game} has no board symmetry"
-                    ))
-                }
-                (true, count) => count,
-            };
+            let images = image_count(training, *symmetries, ("data shuffle", game))?;
             let flat = gather(data, training, store, images, *skip_in_check)?;
             let size = training.record_bytes();
             let mut all: Vec<&[u8]> = flat.chunks_exact(size).collect();
             shuffle(&mut all, *seed);
             let count = all.len();
             (all.concat(), out, count)
+        }
+        DataAction::Relabel {
+            data,
+            teacher,
+            weight,
+            symmetries,
+            out,
+        } => {
+            let training = training_of(game, "data relabel")?;
+            let images = image_count(training, *symmetries, ("data relabel", game))?;
+            let net = cutoff::nnue::Network::load_among(teacher, training.features())
+                .map_err(|e| format!("--teacher {}: {e}", teacher.display()))?;
+            crate::check_output_path(out)?;
+            let records = gather(data, training, &StoreFilter::default(), 1, false)?;
+            let mut relabelled = Vec::with_capacity(records.len() * images);
+            let stats = training.relabel(&records, &net, *weight, images, &mut relabelled);
+            println!(
+                "{} records, mean score change {:.1}, mean spread of the teacher over the images {:.1}",
+                stats.records, stats.mean_change, stats.mean_spread
+            );
+            let count = relabelled.len() / training.record_bytes();
+            (relabelled, out, count)
         }
         DataAction::Stats { data } => {
             let training = training_of(game, "data stats")?;
@@ -130,6 +168,28 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("{count} records written to {out}");
     Ok(())
+}
+
+/// The images a record is written as: the game's symmetries with `symmetries`, else 1;
+/// an error for `tool` if `game` has none.
+fn image_count(
+    training: &dyn Trained,
+    symmetries: bool,
+    (tool, game): (&str, GameKind),
+) -> Result<usize, String> {
+    match (symmetries, training.symmetries()) {
+        (false, _) => Ok(1),
+        (true, 1) => Err(format!("{tool} --symmetries: {game} has no board symmetry")),
+        (true, count) => Ok(count),
+    }
+}
+
+/// A weight from 0 to 1.
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(weight) if (0.0..=1.0).contains(&weight) => Ok(weight),
+        _ => Err(format!("{text:?} is no weight from 0 to 1")),
+    }
 }
 
 /// The records of the files `data` (store files replayed through `store`), each checked,
@@ -295,6 +355,48 @@ mod tests {
         let chess = cutoff::games::find("chess").unwrap();
         let error = run_data(&action(true), chess).unwrap_err();
         assert!(error.contains("chess has no board symmetry"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn relabel_writes_the_images_and_refuses_a_teacher_of_another_game() {
+        use bulletformat::BulletFormat;
+        use cutoff::games::ataxx::nnue::ATAXX2X2_PLUS147;
+        use cutoff::games::chess::nnue::CHESS768;
+        use cutoff::nnue::{random_network, Activation};
+        let dir = std::env::temp_dir().join(format!("cutoff-relabel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.bin");
+        let record: bulletformat::AtaxxBoard =
+            "x5o/7/2x4/7/4o2/7/o5x x 0 1 | 40 | 1.0".parse().unwrap();
+        std::fs::write(&input, bulletformat::AtaxxBoard::as_bytes_slice(&[record])).unwrap();
+        let teacher = dir.join("teacher.nnue");
+        random_network(ATAXX2X2_PLUS147, 8, Activation::SCReLU, 3)
+            .save(&teacher)
+            .unwrap();
+        let chess_net = dir.join("chess.nnue");
+        random_network(CHESS768, 8, Activation::SCReLU, 3)
+            .save(&chess_net)
+            .unwrap();
+        let action = |teacher: &std::path::Path| DataAction::Relabel {
+            data: vec![input.display().to_string()],
+            teacher: teacher.to_path_buf(),
+            weight: 0.25,
+            symmetries: true,
+            out: dir.join("out.bin").display().to_string(),
+        };
+        let ataxx = cutoff::games::find("ataxx").unwrap();
+        run_data(&action(&teacher), ataxx).unwrap();
+        let written = std::fs::read(dir.join("out.bin")).unwrap();
+        let images = crate::ataxx::decode_records(&written);
+        assert_eq!(images.len(), 8);
+        assert!(images
+            .iter()
+            .all(|image| image.score() == images[0].score()));
+        for bad in [chess_net.as_path(), dir.join("missing.nnue").as_path()] {
+            let error = run_data(&action(bad), ataxx).unwrap_err();
+            assert!(error.starts_with("--teacher"), "{error}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

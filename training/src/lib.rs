@@ -8,6 +8,7 @@
 //!   and reports on stdout (progress on stderr);
 //! - [`selfplay`]: the self-play run loop every game's datagen shares; [`trainer`]: the
 //!   generic NNUE trainer on any game's records;
+//! - [`relabel`]: `cutoff data relabel`, scores mixed with a teacher net's evaluation;
 //! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained, and the
 //!   list of games that do ([`training_of`]); a game without one gets an error naming the
 //!   games that have one;
@@ -24,6 +25,7 @@ pub mod data;
 pub mod datagen;
 pub mod gomoku;
 pub mod records;
+pub mod relabel;
 pub mod selfplay;
 pub mod store;
 pub mod support;

@@ -11,8 +11,9 @@ use cutoff::games::ataxx::Ataxx;
 use cutoff::games::chess::Chess;
 use cutoff::games::gomoku::Gomoku;
 use cutoff::games::{self, GameKind};
-use cutoff::nnue::FeatureSet;
+use cutoff::nnue::{FeatureSet, Network};
 
+use crate::relabel::{self, RelabelStats};
 use crate::selfplay::{self, DataFormat, DatagenOptions, DatagenSummary, SelfPlay, SelfPlayHooks};
 use crate::store::{self, ImageFn, StoreFilter, StoreStats};
 use crate::trainer::{self, EpochReport, TrainResult, TrainSettings, TrainingRecord};
@@ -30,6 +31,8 @@ where
     const RECORD_BYTES: usize;
     /// The formats its datagen writes (`--format`; any other is refused).
     const FORMATS: &'static [DataFormat];
+    /// Where a record's search score (`i16`, little-endian) sits (`data relabel` writes it).
+    const SCORE_OFFSET: usize;
 
     /// Decodes the whole records of `bytes` (a trailing partial record is left out).
     fn decode(bytes: &[u8]) -> Vec<Self::Record>;
@@ -132,6 +135,16 @@ pub trait Trained: Sync {
     fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>);
     /// Whether one record's side to move is in check.
     fn record_in_check(&self, record: &[u8]) -> bool;
+    /// Appends the whole records of `records`, relabelled by `teacher`, to `out`
+    /// ([`relabel::relabel`]).
+    fn relabel(
+        &self,
+        records: &[u8],
+        teacher: &Network,
+        weight: f64,
+        images: usize,
+        out: &mut Vec<u8>,
+    ) -> RelabelStats;
     /// Plays games `options.first_game ..` from the book lines (empty: none) on
     /// `options.threads` threads, appends them to `out` in game order in
     /// `options.format`, tells `progress` the totals after each game.
@@ -198,6 +211,17 @@ where
 
     fn record_in_check(&self, record: &[u8]) -> bool {
         G::record_in_check(record)
+    }
+
+    fn relabel(
+        &self,
+        records: &[u8],
+        teacher: &Network,
+        weight: f64,
+        images: usize,
+        out: &mut Vec<u8>,
+    ) -> RelabelStats {
+        relabel::relabel::<G>(records, teacher, weight, images, out)
     }
 
     fn datagen(
@@ -279,6 +303,24 @@ mod tests {
                     .to_string()
             )
         );
+    }
+
+    /// A zeroed record of `G` with `score` written at its `SCORE_OFFSET` decodes to it.
+    fn score_offset_is_the_score<G: TrainingSupport>()
+    where
+        G::Variant: Default,
+    {
+        use bulletformat::BulletFormat;
+        let mut record = vec![0u8; G::RECORD_BYTES];
+        record[G::SCORE_OFFSET..G::SCORE_OFFSET + 2].copy_from_slice(&(-1234i16).to_le_bytes());
+        assert_eq!(G::decode(&record)[0].score(), -1234);
+    }
+
+    #[test]
+    fn each_game_says_where_its_records_hold_the_score() {
+        score_offset_is_the_score::<Chess>();
+        score_offset_is_the_score::<Ataxx>();
+        score_offset_is_the_score::<Gomoku>();
     }
 
     #[test]

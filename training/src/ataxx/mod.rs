@@ -27,6 +27,8 @@ impl TrainingSupport for Ataxx {
     type Record = AtaxxBoard;
     const RECORD_BYTES: usize = 32;
     const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
+    /// bulletformat's `AtaxxBoard`: three bitboards, then the score.
+    const SCORE_OFFSET: usize = 24;
 
     fn decode(bytes: &[u8]) -> Vec<AtaxxBoard> {
         decode_records(bytes)

@@ -31,6 +31,8 @@ impl TrainingSupport for Chess {
     const RECORD_BYTES: usize = datagen::BULLET_RECORD_BYTES;
     const FORMATS: &'static [DataFormat] =
         &[DataFormat::Text, DataFormat::Bullet, DataFormat::Records];
+    /// bulletformat's `ChessBoard`: occupancy and pieces, then the score.
+    const SCORE_OFFSET: usize = 24;
 
     fn decode(bytes: &[u8]) -> Vec<ChessBoard> {
         datagen::decode_bullet(bytes)

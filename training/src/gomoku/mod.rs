@@ -209,6 +209,8 @@ impl TrainingSupport for Gomoku {
     type Record = GomokuRecord;
     const RECORD_BYTES: usize = RECORD_BYTES;
     const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
+    /// After the stones (the module's record layout).
+    const SCORE_OFFSET: usize = 64;
 
     fn decode(bytes: &[u8]) -> Vec<GomokuRecord> {
         decode_records(bytes)

@@ -6,7 +6,7 @@
 use bulletformat::BulletFormat;
 use cutoff::nnue::Network;
 
-use crate::trainer::TrainingRecord;
+use crate::trainer::evaluate_quantised;
 use crate::TrainingSupport;
 
 /// What a relabelling did: records read, and the mean absolute change of the score and
@@ -19,16 +19,6 @@ pub struct RelabelStats {
     pub mean_change: f64,
     /// Mean of the largest minus the smallest teacher evaluation over a record's images.
     pub mean_spread: f64,
-}
-
-/// The teacher's evaluation of `record` (side to move's view, the search score's units).
-fn teacher_eval<R: TrainingRecord>(teacher: &Network, record: &R) -> i32 {
-    let set = teacher.features();
-    teacher.evaluate_features(
-        record.features(set).map(|(ours, _)| ours),
-        record.features(set).map(|(_, theirs)| theirs),
-        record.output_bucket(teacher.buckets()),
-    )
 }
 
 /// Appends each whole record of `records` to `out` as its images under the first `images`
@@ -54,7 +44,10 @@ where
             G::push_image(record, symmetry, out);
         }
         let decoded = G::decode(&out[start..]);
-        let evals: Vec<i32> = decoded.iter().map(|r| teacher_eval(teacher, r)).collect();
+        let evals: Vec<i32> = decoded
+            .iter()
+            .map(|r| evaluate_quantised(teacher, r))
+            .collect();
         let teacher_mean = evals.iter().map(|&e| f64::from(e)).sum::<f64>() / images as f64;
         let old = decoded[0].score();
         let mixed = weight * teacher_mean + (1.0 - weight) * f64::from(old);
@@ -97,7 +90,10 @@ mod tests {
         let stats = relabel::<Ataxx>(&input, &teacher, 0.5, 8, &mut out);
         assert_eq!(out.len(), 8 * 32);
         let images = <Ataxx as TrainingSupport>::decode(&out);
-        let evals: Vec<i32> = images.iter().map(|r| teacher_eval(&teacher, r)).collect();
+        let evals: Vec<i32> = images
+            .iter()
+            .map(|r| evaluate_quantised(&teacher, r))
+            .collect();
         let mean = evals.iter().sum::<i32>() as f64 / 8.0;
         let expected = (0.5 * mean + 50.0).round() as i16;
         for (symmetry, image) in images.iter().enumerate() {
@@ -127,7 +123,7 @@ mod tests {
         let mut taught = Vec::new();
         relabel::<Ataxx>(&input, &teacher, 1.0, 1, &mut taught);
         let first = <Ataxx as TrainingSupport>::decode(&taught)[0];
-        let eval = teacher_eval(&teacher, &<Ataxx as TrainingSupport>::decode(&input)[0]);
+        let eval = evaluate_quantised(&teacher, &<Ataxx as TrainingSupport>::decode(&input)[0]);
         assert_eq!(i32::from(first.score()), eval.clamp(-32_000, 32_000));
     }
 }

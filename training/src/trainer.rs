@@ -50,6 +50,17 @@ pub trait TrainingRecord: BulletFormat + 'static {
     }
 }
 
+/// How the quantised `net` evaluates `record` (side to move's view, as the record is): as
+/// the engine evaluates the record's board, through the record's features of the net's set.
+pub fn evaluate_quantised<R: TrainingRecord>(net: &Network, record: &R) -> i32 {
+    let set = net.features();
+    net.evaluate_features(
+        record.features(set).map(|(ours, _)| ours),
+        record.features(set).map(|(_, theirs)| theirs),
+        record.output_bucket(net.buckets()),
+    )
+}
+
 /// Most passes over the data `train` takes (a bound against typing errors: one epoch over
 /// 10 M positions takes minutes).
 pub const MAX_EPOCHS: usize = 100_000;
@@ -1247,9 +1258,8 @@ mod tests {
     ) -> (f64, f32) {
         let (mut sum, mut worst) = (0.0f64, 0.0f32);
         for record in records {
-            let difference = (net.evaluate_record(record)
-                - crate::chess::evaluate_record(quantised, record) as f32)
-                .abs();
+            let difference =
+                (net.evaluate_record(record) - evaluate_quantised(quantised, record) as f32).abs();
             sum += f64::from(difference);
             worst = worst.max(difference);
         }

@@ -14,9 +14,7 @@ pub mod store;
 pub mod tune;
 
 use bulletformat::ChessBoard;
-use cutoff::games::chess::nnue::{
-    king_layout, output_bucket, KingLayout, Network, CHESS768, FEATURE_SETS,
-};
+use cutoff::games::chess::nnue::{king_layout, output_bucket, KingLayout, CHESS768, FEATURE_SETS};
 use cutoff::games::chess::Chess;
 use cutoff::nnue::FeatureSet;
 
@@ -100,22 +98,12 @@ pub fn record_features<'a>(
     })
 }
 
-/// How `net` evaluates a bullet record (from the side to move's view, as the record is):
-/// as it evaluates the record's board.
-pub fn evaluate_record(net: &Network, record: &ChessBoard) -> i32 {
-    let features: Vec<(usize, usize)> = record_features(record, net.king_layout()).collect();
-    net.evaluate_features(
-        features.iter().map(|f| f.0),
-        features.iter().map(|f| f.1),
-        record.output_bucket(net.buckets()),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use cozy_chess::Board;
     use cutoff::games::chess::nnue::board_bucket;
+    use cutoff::nnue::Network;
     use cutoff::nnue::{random_bucketed_network, Activation};
     use datagen::bullet_board;
 
@@ -153,7 +141,11 @@ mod tests {
         ] {
             let board: Board = fen.parse().unwrap();
             let record = bullet_board(&board, 0, 0.5).unwrap();
-            assert_eq!(net.evaluate(&board), evaluate_record(net, &record), "{fen}");
+            assert_eq!(
+                net.evaluate(&board),
+                crate::trainer::evaluate_quantised(net, &record),
+                "{fen}"
+            );
         }
     }
 }

@@ -368,6 +368,28 @@ fn huge_position_lines_are_handled() {
     engine.sync();
 }
 
+/// A line over the reader's limit (1 MiB) is skipped with one error and never held; a long
+/// unknown word is quoted shortened; the state is kept and the engine answers on.
+#[test]
+fn overlong_lines_and_words_get_short_errors() {
+    let mut engine = Engine::game("tictactoe");
+    engine.send("position startpos moves b2");
+    engine.send(&format!(
+        "position startpos moves {}",
+        "a1 ".repeat(1_000_000)
+    ));
+    let error = engine.expect("info string error");
+    assert!(error.contains("of 3000025 bytes ignored"), "{error}");
+    engine.send(&"x".repeat(200_000));
+    let error = engine.expect("info string error");
+    assert!(
+        error.len() < 200 && error.contains("...[200002 bytes]"),
+        "{error}"
+    );
+    engine.sync();
+    assert_eq!(engine.fen(), "3/1x1/3 o");
+}
+
 /// Chess over UGI: a position seen twice is not the end of the game, a third time is
 /// (threefold repetition), and `query result` then says draw.
 #[test]

@@ -52,9 +52,17 @@ impl Protocol {
     }
 }
 
+/// Longest input line read, in bytes with its line end: a longer one is skipped whole
+/// (never held in memory) and answered with an error. A `position ... moves` line of the
+/// longest chess game fits many times over.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// What the reader thread hands the front end.
+#[derive(Debug, PartialEq, Eq)]
 enum Input {
     Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped: its length in bytes.
+    TooLong(usize),
     Eof,
 }
 
@@ -100,7 +108,19 @@ where
         chosen => Some(new_front_end(chosen, bench)),
     };
     for input in in_rx.iter() {
-        let Input::Line(line) = input else { break };
+        let line = match input {
+            Input::Line(line) => line,
+            Input::TooLong(bytes) => {
+                let reason = format!(
+                    "input line of {bytes} bytes ignored: lines are at most {MAX_LINE_BYTES} bytes"
+                );
+                front_end
+                    .get_or_insert_with(|| new_front_end(Protocol::Uci, bench))
+                    .refuse_input(&mut controller, &reason);
+                continue;
+            }
+            Input::Eof => break,
+        };
         let front_end = match &mut front_end {
             Some(front_end) => front_end,
             None if line.trim_start_matches('\u{feff}').trim().is_empty() => continue,
@@ -131,17 +151,45 @@ fn read_lines<R: BufRead>(mut input: R, to_controller: Sender<Input>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
+        let mut limited = std::io::Read::take(&mut input, MAX_LINE_BYTES as u64);
+        let next = match limited.read_until(b'\n', &mut buffer) {
             Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if to_controller.send(Input::Line(line)).is_err() {
-                    return;
+            Ok(read) if read == MAX_LINE_BYTES && buffer.last() != Some(&b'\n') => {
+                match skip_line(&mut input) {
+                    Ok(rest) => Input::TooLong(read + rest),
+                    Err(_) => break,
                 }
             }
+            Ok(_) => Input::Line(String::from_utf8_lossy(&buffer).into_owned()),
+        };
+        if to_controller.send(next).is_err() {
+            return;
         }
     }
     let _ = to_controller.send(Input::Eof);
+}
+
+/// Consumes the input up to its next line end (included) or its end, without keeping
+/// it; returns how many bytes that was.
+fn skip_line<R: BufRead>(input: &mut R) -> std::io::Result<usize> {
+    let mut skipped = 0;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(skipped);
+        }
+        match available.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(skipped + end + 1);
+            }
+            None => {
+                let length = available.len();
+                input.consume(length);
+                skipped += length;
+            }
+        }
+    }
 }
 
 fn write_lines<W: Write>(mut output: W, lines: Receiver<String>) {
@@ -159,6 +207,28 @@ fn write_lines<W: Write>(mut output: W, lines: Receiver<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_over_the_limit_is_skipped_whole_and_the_next_one_read() {
+        let mut text = b"uci\n".to_vec();
+        text.extend(vec![b'x'; MAX_LINE_BYTES + 10]);
+        text.extend(b"\nisready\n");
+        // Exactly the limit, its line end included, is still a line.
+        text.extend(vec![b'y'; MAX_LINE_BYTES - 1]);
+        text.extend(b"\n");
+        // So is a last line without its end.
+        text.extend(b"quit");
+        let (sender, receiver) = unbounded();
+        read_lines(std::io::Cursor::new(text), sender);
+        let inputs: Vec<Input> = receiver.iter().collect();
+        assert_eq!(inputs.len(), 6);
+        assert_eq!(inputs[0], Input::Line("uci\n".to_string()));
+        assert_eq!(inputs[1], Input::TooLong(MAX_LINE_BYTES + 11));
+        assert_eq!(inputs[2], Input::Line("isready\n".to_string()));
+        assert!(matches!(&inputs[3], Input::Line(line) if line.len() == MAX_LINE_BYTES));
+        assert_eq!(inputs[4], Input::Line("quit".to_string()));
+        assert_eq!(inputs[5], Input::Eof);
+    }
 
     #[test]
     fn the_first_gomocup_command_selects_gomocup() {

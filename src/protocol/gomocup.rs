@@ -21,7 +21,7 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use super::command::{GoParams, PositionStart};
 use super::controller::Controller;
-use super::frontend::FrontEnd;
+use super::frontend::{shorten_long_words, FrontEnd};
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
 use super::session::Reporter;
 use crate::games::{self, GameKind, VariantOption};
@@ -148,9 +148,13 @@ impl FrontEnd for Gomocup {
         match reply {
             Ok(Some(line)) => controller.send(line),
             Ok(None) => {}
-            Err(e) => controller.send(format!("ERROR {e}")),
+            Err(e) => controller.send(format!("ERROR {}", shorten_long_words(&e))),
         }
         true
+    }
+
+    fn refuse_input(&mut self, controller: &mut Controller, reason: &str) {
+        controller.send(format!("ERROR {reason}"));
     }
 }
 
@@ -210,7 +214,10 @@ impl Gomocup {
                 Ok(None)
             }
             "TAKEBACK" => self.takeback(controller, rest),
-            _ => Ok(Some(format!("UNKNOWN command '{word}'"))),
+            _ => Ok(Some(format!(
+                "UNKNOWN command '{}'",
+                shorten_long_words(word)
+            ))),
         }
     }
 
@@ -295,7 +302,10 @@ impl Gomocup {
         match reply {
             Ok(Some(line)) => controller.send(line),
             Ok(None) => {}
-            Err(e) => controller.send(format!("ERROR BOARD: {e}; the position is unchanged")),
+            Err(e) => controller.send(format!(
+                "ERROR BOARD: {}; the position is unchanged",
+                shorten_long_words(&e)
+            )),
         }
     }
 

@@ -11,7 +11,7 @@
 use super::command::{parse, Command};
 use super::controller::{BenchCommand, Controller, ENGINE_AUTHOR, ENGINE_NAME};
 use super::format::{format_bestmove, format_info, Dialect};
-use super::frontend::FrontEnd;
+use super::frontend::{shorten_long_words, FrontEnd};
 use super::options::{missing_for_game, option_lines, parse_option};
 use super::session::Reporter;
 use crate::games;
@@ -78,6 +78,10 @@ impl FrontEnd for UciFamily {
             other => self.inspect(controller, other),
         }
         true
+    }
+
+    fn refuse_input(&mut self, controller: &mut Controller, reason: &str) {
+        error(controller, reason);
     }
 }
 
@@ -180,9 +184,13 @@ impl UciFamily {
     }
 }
 
-/// Prints `info string error: ...`.
+/// Prints `info string error: ...`, huge quoted input shortened.
 fn error(controller: &Controller, message: impl std::fmt::Display) {
-    controller.send(format!("info string error: {message}"));
+    let message = message.to_string();
+    controller.send(format!(
+        "info string error: {}",
+        shorten_long_words(&message)
+    ));
 }
 
 /// Sends every line.

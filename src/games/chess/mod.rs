@@ -801,9 +801,20 @@ impl SearchHooks for Chess {
     // build before it (docs/chess.md): null move one ply deeper per 150 centipawns above
     // beta instead of 200, +25.7 Elo (95% [+9.1, +42.3], 800 games); then the hash move
     // extended two plies outside the PV when the others fail 20 centipawns below the
-    // singular window, +18.7 Elo ([+1.3, +36.2], 800 games).
+    // singular window, +18.7 Elo ([+1.3, +36.2], 800 games); then twelve constants tuned
+    // by SPSA at 1 s + 0.01 s (docs/tuning.md), against those before at 2 s + 0.02 s.
     const SEARCH_PARAMS: SearchParams = SearchParams {
-        null_move_eval_divisor: 150,
+        aspiration_window: 9,
+        reverse_futility_margin: 78,
+        futility_base: 87,
+        futility_margin: 70,
+        late_move_pruning_depth: 9,
+        history_pruning_margin: 2_047,
+        exchange_quiet_margin: 47,
+        exchange_noisy_margin: 28,
+        null_move_eval_divisor: 185,
+        lmr_base: 1.13,
+        lmr_divisor: 2.05,
         singular_double_margin: Some(20),
         ..SearchParams::DEFAULT
     };
@@ -1069,11 +1080,29 @@ mod tests {
     fn the_search_constants_are_the_defaults_retuned_for_the_net() {
         let params = Chess::SEARCH_PARAMS;
         assert_eq!(params.problem(), None);
-        assert_eq!(params.null_move_eval_divisor, 150);
+        let margins = (params.aspiration_window, params.reverse_futility_margin);
+        assert_eq!(margins, (9, 78));
+        let futility = (params.futility_base, params.futility_margin);
+        assert_eq!(futility, (87, 70));
+        let exchange = (params.exchange_quiet_margin, params.exchange_noisy_margin);
+        assert_eq!(exchange, (47, 28));
+        assert_eq!((params.lmr_base, params.lmr_divisor), (1.13, 2.05));
+        assert_eq!(params.null_move_eval_divisor, 185);
         assert_eq!(params.singular_double_margin, Some(20));
+        let d = SearchParams::DEFAULT;
         let retuned = SearchParams {
-            null_move_eval_divisor: SearchParams::DEFAULT.null_move_eval_divisor,
-            singular_double_margin: SearchParams::DEFAULT.singular_double_margin,
+            aspiration_window: d.aspiration_window,
+            reverse_futility_margin: d.reverse_futility_margin,
+            futility_base: d.futility_base,
+            futility_margin: d.futility_margin,
+            late_move_pruning_depth: d.late_move_pruning_depth,
+            history_pruning_margin: d.history_pruning_margin,
+            exchange_quiet_margin: d.exchange_quiet_margin,
+            exchange_noisy_margin: d.exchange_noisy_margin,
+            null_move_eval_divisor: d.null_move_eval_divisor,
+            lmr_base: d.lmr_base,
+            lmr_divisor: d.lmr_divisor,
+            singular_double_margin: d.singular_double_margin,
             ..params
         };
         assert_eq!(retuned, SearchParams::DEFAULT);

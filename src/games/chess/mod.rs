@@ -802,7 +802,8 @@ impl SearchHooks for Chess {
     // beta instead of 200, +25.7 Elo (95% [+9.1, +42.3], 800 games); then the hash move
     // extended two plies outside the PV when the others fail 20 centipawns below the
     // singular window, +18.7 Elo ([+1.3, +36.2], 800 games); then twelve constants tuned
-    // by SPSA at 1 s + 0.01 s (docs/tuning.md), against those before at 2 s + 0.02 s.
+    // by SPSA at 1 s + 0.01 s (docs/tuning.md), against those before at 2 s + 0.02 s; then
+    // the clock planned for 25 more moves instead of 40 (docs/chess.md).
     const SEARCH_PARAMS: SearchParams = SearchParams {
         aspiration_window: 9,
         reverse_futility_margin: 78,
@@ -816,6 +817,7 @@ impl SearchHooks for Chess {
         lmr_base: 1.13,
         lmr_divisor: 2.05,
         singular_double_margin: Some(20),
+        planned_moves: 25,
         ..SearchParams::DEFAULT
     };
 
@@ -1089,6 +1091,7 @@ mod tests {
         assert_eq!((params.lmr_base, params.lmr_divisor), (1.13, 2.05));
         assert_eq!(params.null_move_eval_divisor, 185);
         assert_eq!(params.singular_double_margin, Some(20));
+        assert_eq!(params.planned_moves, 25);
         let d = SearchParams::DEFAULT;
         let retuned = SearchParams {
             aspiration_window: d.aspiration_window,
@@ -1103,6 +1106,7 @@ mod tests {
             lmr_base: d.lmr_base,
             lmr_divisor: d.lmr_divisor,
             singular_double_margin: d.singular_double_margin,
+            planned_moves: d.planned_moves,
             ..params
         };
         assert_eq!(retuned, SearchParams::DEFAULT);

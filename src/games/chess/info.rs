@@ -37,12 +37,10 @@ pub const INFO: GameInfo = GameInfo {
 /// see [`crate::search::skill`]) that plays at each rating, read linearly in between; its
 /// first and last ratings are `UCI_Elo`'s range. Measured against Stockfish 15.1 at its
 /// `UCI_Elo` (20 games a point at 5 s + 0.05 s, the levels around each rating, then checked
-/// at 10 s + 0.1 s: protocol.md); 1320 is extrapolated. Each stronger net raises the
-/// levels: with gen6-ft-hm256x8, 1500's level 5.2 scored 68.75% and 4.4 scored 22.5%, so
-/// 1500 (and 1320 with it) moved to 4.9; 2000's level 11.5 scored 62.5%, 10.8 38.75%, 11.1
-/// 37.5% and 11.25 65%, so it moved to 11.15, where a line fitted to the four reads 50%
-/// (40-game samples spread by about 90 Elo). Full strength scores about 42% against
-/// Stockfish's 2500, so from 2500 up cutoff plays at full strength.
+/// at 10 s + 0.1 s: protocol.md); 1320 is extrapolated. A stronger net makes every level
+/// stronger, so the anchors are re-fitted with each net (a line through several 40-game
+/// samples around a rating, which spread by about 90 Elo). Full strength scores below 50%
+/// against Stockfish's 2500 (protocol.md), so from 2500 up cutoff plays at full strength.
 pub const ELO_SCALE: &[EloAnchor] = &[
     EloAnchor {
         elo: 1320,

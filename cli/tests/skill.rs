@@ -54,7 +54,7 @@ fn a_chess_level_answers_quickly_within_its_budget() {
     for option in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 2850",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2690",
     ] {
         assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
     }
@@ -91,6 +91,7 @@ fn bad_levels_are_refused_and_the_engine_keeps_answering() {
         ("Skill Level", "-3"),
         ("UCI_Elo", "100"),
         ("UCI_Elo", "9999"),
+        ("UCI_Elo", "2691"),
         ("UCI_LimitStrength", "maybe"),
     ] {
         engine.send(&format!("setoption name {option} value {value}"));

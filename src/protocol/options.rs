@@ -457,7 +457,13 @@ mod tests {
             Ok(OptionChange::Elo(2000))
         );
         assert!(parse_for_chess("UCI_Elo", Some("1319")).is_err());
-        assert!(parse_for_chess("UCI_Elo", Some("3191")).is_err());
+        // The range ends at full strength as measured (protocol.md): above it is refused.
+        assert_eq!(
+            parse_for_chess("UCI_Elo", Some("2690")),
+            Ok(OptionChange::Elo(2690))
+        );
+        assert!(parse_for_chess("UCI_Elo", Some("2691")).is_err());
+        assert!(parse_for_chess("UCI_Elo", Some("2850")).is_err());
         assert!(matches!(
             parse_option("UCI_Elo", Some("2000"), connect4),
             Err(OptionError::NotForGame { .. })
@@ -467,7 +473,7 @@ mod tests {
         assert!(missing_for_game(&OptionChange::LimitStrength(true), connect4).is_some());
         let chess = option_lines(games::default_game());
         assert!(chess
-            .contains(&"option name UCI_Elo type spin default 1320 min 1320 max 2850".to_string()));
+            .contains(&"option name UCI_Elo type spin default 1320 min 1320 max 2690".to_string()));
         assert!(chess
             .contains(&"option name Skill Level type spin default 20 min 0 max 20".to_string()));
     }

@@ -39,8 +39,11 @@ pub const INFO: GameInfo = GameInfo {
 /// `UCI_Elo` (20 games a point at 5 s + 0.05 s, the levels around each rating, then checked
 /// at 10 s + 0.1 s: protocol.md); 1320 is extrapolated. A stronger net makes every level
 /// stronger, so the anchors are re-fitted with each net (a line through several 40-game
-/// samples around a rating, which spread by about 90 Elo). Full strength scores below 50%
-/// against Stockfish's 2500 (protocol.md), so from 2500 up cutoff plays at full strength.
+/// samples around a rating, which spread by about 90 Elo). Full strength scores 47.5%
+/// against Stockfish's 2500, so from 2500 up cutoff plays at full strength, and the scale
+/// ends at full strength as measured on Stockfish's scale at 10 s + 0.1 s: 28.9% over 200
+/// games against its 2850, -156 Elo, 2694, rounded down to 2690 so that no rating in the
+/// range promises more than the engine has.
 pub const ELO_SCALE: &[EloAnchor] = &[
     EloAnchor {
         elo: 1320,
@@ -59,7 +62,7 @@ pub const ELO_SCALE: &[EloAnchor] = &[
         level: 20.0,
     },
     EloAnchor {
-        elo: 2850,
+        elo: 2690,
         level: 20.0,
     },
 ];

@@ -39,3 +39,29 @@ impl SplitMix {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// Shuffles in place (Fisher-Yates) with a seed: the match runner's openings, `cutoff data
+/// shuffle`'s records.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix::new(seed);
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_are_seeded() {
+        let mut a: Vec<u32> = (0..20).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..20).collect::<Vec<_>>());
+        a.sort_unstable();
+        assert_eq!(a, (0..20).collect::<Vec<_>>());
+    }
+}

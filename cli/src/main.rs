@@ -1,7 +1,8 @@
 //! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout; each
 //! subcommand is a tool with its own arguments and `run`, which this file only dispatches:
-//! the playing tools from the engine library (`cutoff::tools`), `datagen`, `train`, `data`
-//! and `tune` from the training library (`cutoff_training`).
+//! the engine tools from the engine library (`cutoff::tools`), `match` and `play` from the
+//! match crate (`cutoff_match`), `datagen`, `train`, `data` and `tune` from the training
+//! library (`cutoff_training`).
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -10,7 +11,8 @@ use clap::{Parser, Subcommand};
 
 use cutoff::games::{self, GameKind};
 use cutoff::protocol;
-use cutoff::tools::{self, bench, book, matches, perft, play, solve, tree_stats};
+use cutoff::tools::{self, bench, book, perft, solve, tree_stats};
+use cutoff_match::{cli as matches, play, pooled};
 use cutoff_training::chess::cli::TuneArgs;
 use cutoff_training::{
     data::DataArgs, datagen::DatagenArgs, gomoku::policy::TrainPolicyArgs, train::TrainArgs,
@@ -47,7 +49,11 @@ enum Tool {
     /// Plays engines against each other, refereed by cutoff's rules (fastchess-style
     /// arguments: `-engine cmd=./a name=a -engine cmd=./b -each tc=10+0.1 proto=ugi ...`).
     #[command(disable_help_flag = true)]
-    Match(matches::cli::MatchArgs),
+    Match(matches::MatchArgs),
+    /// Pools several matches of one pairing (`cutoff match` logs or PGN files: a match
+    /// played as several seeds) and prints W/D/L, Elo with its 95% interval, the
+    /// pentanomial counts and, with `--elo0 --elo1`, the SPRT.
+    MatchStats(pooled::MatchStatsArgs),
     /// Compares minimax, alpha-beta, alpha-beta with ordering and PVS with a table:
     /// nodes, leaves, cut-offs, first-move cut-off rate and time.
     TreeStats(tree_stats::TreeStatsOptions),
@@ -128,6 +134,7 @@ fn main() -> ExitCode {
         Some(Tool::Perft(args)) => report(args.run(game)),
         // Exit status 2 on a usage or start-up error, 130 after Ctrl-C.
         Some(Tool::Match(args)) => report_as(args.run(game), 2),
+        Some(Tool::MatchStats(args)) => report(args.run()),
         Some(Tool::TreeStats(args)) => report(args.run(game)),
         Some(Tool::Solve(args)) => report(args.run(game)),
         Some(Tool::Datagen(args)) => report(args.run(game)),

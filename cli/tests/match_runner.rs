@@ -112,6 +112,38 @@ fn connect4_match_counts_add_up() {
     assert_eq!(pgn.matches("[Result ").count(), 6);
     assert_eq!(pgn.matches("{book}").count() % 2, 0);
     assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 6);
+
+    // `cutoff match-stats` pools the log and the PGN of the same match: twice the counts.
+    let log = scratch("c4.log");
+    std::fs::write(&log, &out).unwrap();
+    let pgn_path = scratch("c4.pgn");
+    let pooled = Command::new(CUTOFF)
+        .arg("match-stats")
+        .args([&log, &pgn_path])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&pooled.stdout);
+    assert!(pooled.status.success(), "{text}");
+    assert!(
+        text.starts_with("Results of deep vs shallow (2 files pooled):"),
+        "{text}"
+    );
+    let (wins, draws, losses) = (&p["wdl"]["wins"], &p["wdl"]["draws"], &p["wdl"]["losses"]);
+    let games = format!(
+        "Games: 12, Wins: {}, Losses: {}, Draws: {}",
+        2 * count(wins),
+        2 * count(losses),
+        2 * count(draws)
+    );
+    assert!(text.contains(&games), "{text}");
+    let penta: Vec<String> = p["penta"]["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (2 * count(c)).to_string())
+        .collect();
+    let ptnml = format!("Ptnml(0-2): [{}]", penta.join(", "));
+    assert!(text.contains(&ptnml), "{text}");
 }
 
 #[test]

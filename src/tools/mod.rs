@@ -1,16 +1,13 @@
 //! Tools built on the engine, one module each with its command-line arguments and `run`:
-//! bench, perft, solve, tree-stats, the match runner and play (sharing one referee) and the
-//! opening book builder; the evaluation options `bench` and `datagen` share ([`EvalArgs`]).
-//! The training tools (`datagen`, `train`, `data`, `tune`) are in the training crate,
-//! `training/`.
+//! bench, perft, solve, tree-stats and the opening book builder; the evaluation options
+//! `bench` and `datagen` share ([`EvalArgs`]). The match runner, its referee and `play`
+//! (engine processes, clocks, tournaments) are the match crate, `matches/`; the training
+//! tools (`datagen`, `train`, `data`, `tune`) the training crate, `training/`.
 
 pub mod bench;
 pub mod book;
 mod eval;
-pub mod matches;
 pub mod perft;
-pub mod play;
-pub mod referee;
 pub mod solve;
 pub mod tree_stats;
 

@@ -18,7 +18,7 @@ use crate::{training_of, Trained};
 use cutoff::games::GameKind;
 // The records in a random order that depends only on the seed (Fisher-Yates), as the
 // match runner shuffles its openings.
-use cutoff::tools::matches::openings::shuffle;
+use cutoff::rng::shuffle;
 
 /// `cutoff data`: tools on training records.
 #[derive(Args, Clone, Debug)]

@@ -1,9 +1,7 @@
 //! Books of openings ([`Opening`]: where a game starts), one opening per line, as a
-//! FEN/EPD or as a move sequence from the start position; played in file order or
-//! shuffled with a seed.
+//! FEN/EPD or as a move sequence from the start position.
 
-use crate::rng::SplitMix;
-use crate::tools::referee::Opening;
+use crate::referee::Opening;
 
 /// How the lines of an opening file are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,18 +58,10 @@ fn parse_book_line(line: &str, format: BookFormat) -> Opening {
     }
 }
 
-/// Shuffles in place (Fisher-Yates) with a seed.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix::new(seed);
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::Chess;
+    use cutoff::games::chess::Chess;
 
     #[test]
     fn books_parse() {
@@ -109,17 +99,5 @@ mod tests {
             error.starts_with("invalid position '8/8/8 w - - 0 1'"),
             "{error}"
         );
-    }
-
-    #[test]
-    fn shuffles_are_seeded() {
-        let mut a: Vec<u32> = (0..20).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        assert_ne!(a, (0..20).collect::<Vec<_>>());
-        a.sort_unstable();
-        assert_eq!(a, (0..20).collect::<Vec<_>>());
     }
 }

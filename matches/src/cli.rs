@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::games::GameKind;
+use cutoff::games::GameKind;
 
 /// `cutoff match`: the match arguments, read by the match runner's own parser.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -5,9 +5,10 @@
 use std::collections::VecDeque;
 
 use super::config::{MatchConfig, Tournament};
-use super::openings::{parse_book, shuffle};
-use crate::search::Game;
-use crate::tools::referee::Opening;
+use super::openings::parse_book;
+use crate::referee::Opening;
+use cutoff::rng::shuffle;
+use cutoff::search::Game;
 
 /// One game to play.
 #[derive(Clone, Debug)]

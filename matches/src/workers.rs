@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use super::config::MatchConfig;
 use super::schedule::Job;
-use crate::search::Game;
-use crate::tools::referee::{
+use crate::referee::{
     self, loss_for, EngineFailure, EngineProcess, EngineProtocol, GameRecord, GomocupGame,
     Termination,
 };
+use cutoff::search::Game;
 
 /// How often the collecting thread looks at the Ctrl-C flag while no game finishes.
 const POLL: Duration = Duration::from_millis(100);

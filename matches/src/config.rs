@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use super::openings::BookFormat;
 use super::stats::{EloModel, Sprt};
-use crate::games::{self, GameKind};
-use crate::protocol::dialect::Dialect;
-use crate::tools::referee::{
+use crate::referee::{
     parse_num, parse_secs, parse_tc, DrawRule, EngineConfig, EngineProtocol, RefereeSettings,
     ResignRule, SearchLimits,
 };
+use cutoff::games::{self, GameKind};
+use cutoff::protocol::dialect::Dialect;
 
 /// Who plays whom when there are more than two engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

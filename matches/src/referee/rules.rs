@@ -1,14 +1,14 @@
 //! The rules a referee applies, shared by every file of the referee and by the match
 //! runner's command line: its settings (timeouts, the time margin, the draw and resign
 //! rules) and the end of a game by the game's own rules, with the reason in words. It
-//! imports none of its siblings, so the files of `tools/referee/` that use it form no
+//! imports none of its siblings, so the files of `referee/` that use it form no
 //! circle.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::search::{Game, GameResult, Player};
+use cutoff::search::{Game, GameResult, Player};
 
 /// Adjudicates a draw once both engines have reported scores within `±score` centipawns
 /// for `move_count` consecutive moves each, from full move `move_number` on.

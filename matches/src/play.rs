@@ -7,13 +7,13 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use crate::games::{GameKind, GameVisitor, PieceMarks, Registered};
-use crate::protocol::dialect::Dialect;
-use crate::search::{Game, GameResult, MoveList, Player};
-use crate::tools::referee::{
+use crate::referee::{
     self, ask_engine, parse_tc, Choice, EngineConfig, EngineProcess, EngineProtocol, GameRecord,
     Opening, RefereeSettings, SearchLimits, Side, SideFailure, Turn,
 };
+use cutoff::games::{GameKind, GameVisitor, PieceMarks, Registered};
+use cutoff::protocol::dialect::Dialect;
+use cutoff::search::{Game, GameResult, MoveList, Player};
 
 /// Time the engine gets for a `hint`.
 const HINT_MOVETIME_MS: u64 = 500;
@@ -89,7 +89,8 @@ impl PlayArgs {
         };
         let proto = Dialect::from_name(&self.proto)
             .ok_or_else(|| format!("unknown protocol '{}' (ugi, uci or uai)", self.proto))?;
-        crate::games::check_dialect(game, proto.handshake()).map_err(|e| format!("--proto {e}"))?;
+        cutoff::games::check_dialect(game, proto.handshake())
+            .map_err(|e| format!("--proto {e}"))?;
         let name = std::path::Path::new(&cmd)
             .file_name()
             .map_or(cmd.clone(), |n| n.to_string_lossy().into_owned());

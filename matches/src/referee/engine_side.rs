@@ -12,8 +12,8 @@ use super::game::{Choice, Side, SideFailure, Turn};
 use super::gomocup;
 use super::record::Termination;
 use super::rules::RefereeSettings;
-use crate::protocol::dialect::NO_MOVE;
-use crate::search::Game;
+use cutoff::protocol::dialect::NO_MOVE;
+use cutoff::search::Game;
 
 /// The forfeit of an engine that exited or closed its output.
 fn crash() -> SideFailure {

@@ -12,7 +12,7 @@ use super::config::MatchConfig;
 use super::pgn;
 use super::stats::EloEstimate;
 use super::tally::{GameEntry, MatchEnd, MatchResults, PairingResult, SprtReport};
-use crate::tools::referee::GameRecord;
+use crate::referee::GameRecord;
 
 /// The outputs written while games finish: files opened at the start and appended to,
 /// the per-game lines and the progress bar.
@@ -188,7 +188,7 @@ pub fn summary(results: &MatchResults) -> String {
 }
 
 /// One pairing's lines of the summary.
-fn pairing_summary(p: &PairingResult, game: &str) -> String {
+pub(crate) fn pairing_summary(p: &PairingResult, game: &str) -> String {
     let mut out = format!("Results of {} vs {} ({game}):\n", p.first, p.second);
     out += &format!(
         "  Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)\n",
@@ -239,7 +239,7 @@ fn elo_summary(e: &EloEstimate) -> String {
 }
 
 /// The SPRT line of the summary.
-fn sprt_summary(s: &SprtReport) -> String {
+pub(crate) fn sprt_summary(s: &SprtReport) -> String {
     format!(
         "SPRT ({:?} model): elo0 {:.2}, elo1 {:.2}, alpha {}, beta {}: LLR {:.2} ({:.2}, {:.2}): {}\n",
         s.sprt.model, s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr, s.lower, s.upper, s.decision

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::rules::game_end;
-use crate::games::setup::{self, MoveTokens};
-use crate::search::{Game, GameError};
+use cutoff::games::setup::{self, MoveTokens};
+use cutoff::search::{Game, GameError};
 
 /// The start of a game: a position (start or FEN) and moves played from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -76,7 +76,7 @@ impl Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::connect4::Connect4;
+    use cutoff::games::connect4::Connect4;
 
     #[test]
     fn openings_are_checked() {

@@ -9,8 +9,8 @@ use super::record::{loss_for, GameRecord, PlayedMove, Termination};
 use super::rules::game_end;
 // `pub`: a side is given these settings, so they belong to the referee's interface.
 pub use super::rules::RefereeSettings;
-use crate::protocol::dialect::NULL_MOVE;
-use crate::search::{Game, GameResult, Player};
+use cutoff::protocol::dialect::NULL_MOVE;
+use cutoff::search::{Game, GameResult, Player};
 
 /// What a side does on its turn.
 #[derive(Clone, Debug, PartialEq)]
@@ -324,8 +324,8 @@ pub fn play_game<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ataxx::Ataxx;
-    use crate::games::connect4::Connect4;
+    use cutoff::games::ataxx::Ataxx;
+    use cutoff::games::connect4::Connect4;
 
     /// A side that plays scripted choices, for the game loop without processes.
     struct Scripted(Vec<Choice>);

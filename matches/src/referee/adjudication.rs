@@ -3,7 +3,7 @@
 
 use super::record::PlayedMove;
 use super::rules::{DrawRule, RefereeSettings, ResignRule};
-use crate::search::{GameResult, Player};
+use cutoff::search::{GameResult, Player};
 
 /// Score and depth of an `info` line, when it has them.
 pub(super) fn parse_info(line: &str) -> (Option<String>, Option<u32>) {

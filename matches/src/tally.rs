@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::config::MatchConfig;
 use super::schedule::Job;
 use super::stats::{self, EloEstimate, Penta, SprtDecision, Wdl};
-use crate::search::GameResult;
-use crate::tools::referee::GameRecord;
+use crate::referee::GameRecord;
+use cutoff::search::GameResult;
 
 /// How a match ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]

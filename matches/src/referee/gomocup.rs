@@ -19,7 +19,7 @@ use super::engine::{EngineFailure, EngineProcess};
 use super::game::{Choice, SideFailure, Turn};
 use super::record::Termination;
 use super::rules::RefereeSettings;
-use crate::search::{Game, MoveList};
+use cutoff::search::{Game, MoveList};
 
 /// Gomocup's `game_type`: a game against another engine.
 const GAME_TYPE: u32 = 1;
@@ -448,7 +448,7 @@ pub(super) fn play<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{Mnk, MnkVariant};
+    use cutoff::games::mnk::{Mnk, MnkVariant};
 
     fn gomoku() -> GomocupGame {
         GomocupGame::of::<Mnk>(&MnkVariant::new(15, 15, 5).unwrap()).unwrap()
@@ -472,7 +472,7 @@ mod tests {
         assert!(GomocupGame::of::<Mnk>(&MnkVariant::TICTACTOE).is_err());
         let four = MnkVariant::new(15, 15, 4).unwrap();
         assert!(GomocupGame::of::<Mnk>(&four).is_err());
-        assert!(GomocupGame::of::<crate::games::connect4::Connect4>(&()).is_err());
+        assert!(GomocupGame::of::<cutoff::games::connect4::Connect4>(&()).is_err());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Game records: PGN (any game: the move text is in the game's own notation, with a
 //! `Variant` tag for games other than chess) and a one-line plain record per game.
 
-use crate::games::GameKind;
-use crate::tools::referee::{GameRecord, PlayedMove};
+use crate::referee::{GameRecord, PlayedMove};
+use cutoff::games::GameKind;
 
 /// Everything a PGN header needs besides the record itself.
 pub struct PgnContext<'a> {
@@ -177,8 +177,8 @@ pub fn to_record_line(record: &GameRecord, round: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::GameResult;
-    use crate::tools::referee::{Opening, Termination};
+    use crate::referee::{Opening, Termination};
+    use cutoff::search::GameResult;
 
     fn record() -> GameRecord {
         let mv = |text: &str, score: Option<&str>| PlayedMove {
@@ -212,7 +212,7 @@ mod tests {
     fn context(game: &str) -> PgnContext<'static> {
         PgnContext {
             event: "test",
-            game: crate::games::find(game).unwrap(),
+            game: cutoff::games::find(game).unwrap(),
             round: "1.1",
             time_control: "1+0.01",
             date: "2024.01.02",

@@ -3,7 +3,7 @@
 //! clocks kept by the referee and adjudication by the engines' scores.
 //!
 //! The files, one job each:
-//! - `game` plays a game generically over [`Game`](crate::search::Game) ([`play_game`]);
+//! - `game` plays a game generically over [`Game`](cutoff::search::Game) ([`play_game`]);
 //!   the [`Side`] trait is what a player must do;
 //! - `rules` holds the referee's settings and the end of a game by the rules, importing
 //!   none of its siblings;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::clock::SearchLimits;
 use super::gomocup::{self, GomocupGame, Session};
-use crate::protocol::dialect::Dialect;
+use cutoff::protocol::dialect::Dialect;
 
 /// Lines of an engine's output kept for forfeit reports.
 const TAIL_LINES: usize = 8;

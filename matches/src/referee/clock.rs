@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::protocol::dialect::{ClockKey, Dialect};
+use cutoff::protocol::dialect::{ClockKey, Dialect};
 
 /// How long an engine may think, as `go` tells it and the referee enforces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]

@@ -1,17 +1,21 @@
-//! `cutoff match`: plays engines against each other in any game cutoff knows, refereed by
-//! cutoff's own rules, with clocks, openings, concurrency, statistics and SPRT.
+//! The match crate, on top of the engine library: `cutoff match` plays engines against each
+//! other in any game cutoff knows, refereed by cutoff's own rules, with clocks, openings,
+//! concurrency, statistics and SPRT; `cutoff play` ([`play`]) puts a person in front of an
+//! engine through the same [`referee`]. The engine library links none of it: a GUI author
+//! who embeds the engine gets no tournament manager.
 //!
 //! The pieces, one job each:
 //! - [`config`] parses the fastchess-style command line;
 //! - [`openings`] reads books of openings, `schedule` orders them and makes the queue of
 //!   games;
 //! - `workers` plays the queue on worker threads, each with its own engines, every game
-//!   through the [`referee`](crate::tools::referee) that `cutoff play` uses too (rules,
+//!   through the [`referee`](crate::referee) that `cutoff play` uses too (rules,
 //!   clocks, engines over UCI, UGI, UAI or the Gomocup protocol, adjudication, the record
 //!   of a game);
 //! - `pgn` writes a game's record as PGN or a record line;
 //! - `tally` counts results and runs the SPRT, with [`stats`] doing the arithmetic;
-//! - `output` writes files, progress and the summary.
+//! - `output` writes files, progress and the summary;
+//! - [`pooled`] adds up the results of several matches (`cutoff match-stats`).
 //!
 //! [`run`] ties them together: the workers play, the calling thread counts and writes each
 //! game as it finishes, and stops the workers when the SPRT decides or on Ctrl-C.
@@ -21,6 +25,9 @@ pub mod config;
 pub mod openings;
 mod output;
 mod pgn;
+pub mod play;
+pub mod pooled;
+pub mod referee;
 mod schedule;
 pub mod stats;
 mod tally;
@@ -29,10 +36,10 @@ mod workers;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use crate::games::{GameVisitor, Registered};
-use crate::search::Game;
-use crate::tools::referee::{EngineProtocol, GameRecord, GomocupGame, Opening};
+use crate::referee::{EngineProtocol, GameRecord, GomocupGame, Opening};
 use config::MatchConfig;
+use cutoff::games::{GameVisitor, Registered};
+use cutoff::search::Game;
 use output::Output;
 use schedule::Job;
 use tally::Tally;

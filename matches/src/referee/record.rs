@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::opening::Opening;
-use crate::search::GameResult;
+use cutoff::search::GameResult;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

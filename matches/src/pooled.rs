@@ -1,0 +1,428 @@
+//! `cutoff match-stats FILE...`: the results of several matches of the same two engines
+//! (a match played as several seeds, or on several machines) pooled into one count, with
+//! the Elo, interval, pentanomial and SPRT of [`stats`](super::stats), printed as
+//! `cutoff match` prints its summary.
+//!
+//! A file is either a match log (what `cutoff match` or fastchess print: the last
+//! `Results of A vs B` block's `Wins: W, Losses: L, Draws: D` and `Ptnml(0-2): [...]`
+//! lines count) or a PGN file (`-pgnout`: every game with a result; the games of a round
+//! `N.1` and `N.2` form a pair).
+
+use std::path::{Path, PathBuf};
+
+use super::output::{pairing_summary, sprt_summary};
+use super::stats::{EloModel, Penta, Sprt, Wdl};
+use super::tally::{PairingResult, SprtReport};
+
+/// `cutoff match-stats`: the files, and the SPRT to run on the pooled counts.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MatchStatsArgs {
+    /// Match logs (`cutoff match`'s or fastchess's output) or PGN files of one pairing.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// SPRT: Elo under the null hypothesis (with `--elo1`, the pooled counts are tested).
+    #[arg(long, requires = "elo1", allow_negative_numbers = true)]
+    pub elo0: Option<f64>,
+    /// SPRT: Elo under the alternative hypothesis.
+    #[arg(long, requires = "elo0", allow_negative_numbers = true)]
+    pub elo1: Option<f64>,
+    /// SPRT: probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT: probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// SPRT: `normalized` (fastchess's default) or `logistic` Elo.
+    #[arg(long, default_value = "normalized")]
+    pub model: String,
+}
+
+/// The counts of one file, or of all of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    /// The two engines, first engine first (the view of the counts).
+    pub engines: Option<(String, String)>,
+    /// Wins, draws and losses of the first engine.
+    pub wdl: Wdl,
+    /// Game pairs; `None` when a file has none (a match of single games).
+    pub penta: Option<Penta>,
+}
+
+impl Counts {
+    /// Adds `other` (of the same pairing, in either order) to these counts.
+    fn add(&mut self, other: Counts, name: &str) -> Result<(), String> {
+        let (mut wdl, mut penta) = (other.wdl, other.penta);
+        match (&self.engines, &other.engines) {
+            (Some(ours), Some(theirs)) if ours != theirs => {
+                if (&ours.0, &ours.1) != (&theirs.1, &theirs.0) {
+                    return Err(format!(
+                        "{name} is {} vs {}, the files before it {} vs {}: pool one pairing",
+                        theirs.0, theirs.1, ours.0, ours.1
+                    ));
+                }
+                wdl = wdl.flipped();
+                penta = penta.map(|p| Penta {
+                    counts: std::array::from_fn(|k| p.counts[4 - k]),
+                });
+            }
+            (None, Some(_)) => self.engines = other.engines,
+            _ => {}
+        }
+        self.wdl.wins += wdl.wins;
+        self.wdl.draws += wdl.draws;
+        self.wdl.losses += wdl.losses;
+        self.penta = match (self.penta, penta) {
+            (Some(a), Some(b)) => Some(Penta {
+                counts: std::array::from_fn(|k| a.counts[k] + b.counts[k]),
+            }),
+            _ => None,
+        };
+        Ok(())
+    }
+}
+
+impl MatchStatsArgs {
+    /// Reads the files and prints the pooled summary; the error names the file and line.
+    pub fn run(&self) -> Result<(), String> {
+        let sprt = self.sprt()?;
+        let counts = pool(&self.files)?;
+        print!("{}", summary(&counts, self.files.len(), sprt));
+        Ok(())
+    }
+
+    /// The SPRT asked for, if any.
+    fn sprt(&self) -> Result<Option<Sprt>, String> {
+        let (Some(elo0), Some(elo1)) = (self.elo0, self.elo1) else {
+            return Ok(None);
+        };
+        let model = EloModel::from_name(&self.model)
+            .ok_or_else(|| format!("unknown Elo model '{}'", self.model))?;
+        Sprt::new(elo0, elo1, self.alpha, self.beta, model)
+            .map(Some)
+            .ok_or_else(|| {
+                "SPRT needs elo0 < elo1, 0 < alpha, beta and alpha + beta < 1".to_string()
+            })
+    }
+}
+
+/// The counts of every file added up.
+pub fn pool(files: &[PathBuf]) -> Result<Counts, String> {
+    let mut total = Counts {
+        penta: Some(Penta::default()),
+        ..Counts::default()
+    };
+    for path in files {
+        let name = path.display().to_string();
+        total.add(read_file(path)?, &name)?;
+    }
+    if total.wdl.games() == 0 {
+        return Err("no finished game in the files".to_string());
+    }
+    Ok(total)
+}
+
+/// The counts of one match log or PGN file.
+fn read_file(path: &Path) -> Result<Counts, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let counts = if text.contains("[Result \"") {
+        from_pgn(&text)
+    } else {
+        from_log(&text)
+    };
+    counts.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The last result block of a match log.
+pub fn from_log(text: &str) -> Result<Counts, String> {
+    let start = text
+        .rfind("Results of ")
+        .ok_or("no 'Results of A vs B' line: not a match log, or a match that did not finish")?;
+    let block = &text[start..];
+    let heading = block.lines().next().unwrap_or_default();
+    let engines = heading["Results of ".len()..]
+        .split_once(" vs ")
+        .map(|(a, b)| (a.to_string(), b.split(" (").next().unwrap_or(b).to_string()));
+    let wdl = block
+        .lines()
+        .find_map(parse_wins_line)
+        .ok_or("no 'Wins: W, Losses: L, Draws: D' line after 'Results of'")?;
+    let penta = block.lines().find_map(parse_ptnml_line);
+    Ok(Counts {
+        engines,
+        wdl,
+        penta,
+    })
+}
+
+/// The numbers after each `label` in `line`, in order (`None` if one is missing).
+fn numbers_after<const N: usize>(line: &str, labels: [&str; N]) -> Option<[u64; N]> {
+    let mut out = [0; N];
+    for (slot, label) in out.iter_mut().zip(labels) {
+        let rest = &line[line.find(label)? + label.len()..];
+        let digits = rest.trim_start();
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        *slot = digits[..end].parse().ok()?;
+    }
+    Some(out)
+}
+
+/// `Wins: W, Losses: L, Draws: D` anywhere in the line.
+fn parse_wins_line(line: &str) -> Option<Wdl> {
+    let [wins, losses, draws] = numbers_after(line, ["Wins:", "Losses:", "Draws:"])?;
+    Some(Wdl {
+        wins,
+        draws,
+        losses,
+    })
+}
+
+/// `Ptnml(0-2): [a, b, c, d, e]`.
+fn parse_ptnml_line(line: &str) -> Option<Penta> {
+    let inside = line.split_once("Ptnml(0-2):")?.1.trim();
+    let inside = inside.strip_prefix('[')?.split(']').next()?;
+    let numbers: Vec<u64> = inside
+        .split(',')
+        .map(|n| n.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    let counts: [u64; 5] = numbers.try_into().ok()?;
+    Some(Penta { counts })
+}
+
+/// One game of a PGN file: its round label, players and result.
+#[derive(Default)]
+struct PgnGame {
+    round: String,
+    white: String,
+    black: String,
+    result: String,
+}
+
+/// The games of a PGN file, counted from the first game's White's view.
+pub fn from_pgn(text: &str) -> Result<Counts, String> {
+    let games = pgn_games(text);
+    let Some(first) = games.first() else {
+        return Err("no game in the PGN".to_string());
+    };
+    let engines = (first.white.clone(), first.black.clone());
+    let mut counts = Counts {
+        engines: Some(engines.clone()),
+        penta: Some(Penta::default()),
+        ..Counts::default()
+    };
+    let mut open_pairs: Vec<(String, f64)> = Vec::new();
+    for game in &games {
+        let points = match game.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => continue,
+        };
+        let points = if (&game.white, &game.black) == (&engines.0, &engines.1) {
+            points
+        } else if (&game.white, &game.black) == (&engines.1, &engines.0) {
+            1.0 - points
+        } else {
+            let (w, b) = (&game.white, &game.black);
+            return Err(format!(
+                "round {}: {w} vs {b}, not a game of one pairing",
+                game.round
+            ));
+        };
+        count_game(&mut counts.wdl, points);
+        let round = game.round.split('.').next().unwrap_or_default().to_string();
+        match open_pairs.iter().position(|(r, _)| *r == round) {
+            Some(i) => {
+                let (_, earlier) = open_pairs.swap_remove(i);
+                if let Some(penta) = &mut counts.penta {
+                    penta.add_pair(earlier, points);
+                }
+            }
+            None if game.round.contains('.') => open_pairs.push((round, points)),
+            None => {}
+        }
+    }
+    if counts.penta.is_some_and(|p| p.pairs() == 0) {
+        counts.penta = None;
+    }
+    Ok(counts)
+}
+
+/// Adds a game the first engine scored `points` in.
+fn count_game(wdl: &mut Wdl, points: f64) {
+    if points == 1.0 {
+        wdl.wins += 1;
+    } else if points == 0.0 {
+        wdl.losses += 1;
+    } else {
+        wdl.draws += 1;
+    }
+}
+
+/// The games of a PGN text: a game starts at its `[Event` tag (or the first tag after
+/// move text); only the tags are read.
+fn pgn_games(text: &str) -> Vec<PgnGame> {
+    let mut games: Vec<PgnGame> = Vec::new();
+    let mut in_tags = false;
+    for line in text.lines().map(str::trim) {
+        let Some((name, value)) = tag(line) else {
+            in_tags = in_tags && line.is_empty();
+            continue;
+        };
+        if !in_tags || (name == "Event" && games.last().is_some_and(|g| !g.result.is_empty())) {
+            games.push(PgnGame::default());
+        }
+        in_tags = true;
+        if let Some(game) = games.last_mut() {
+            match name {
+                "Round" => game.round = value,
+                "White" => game.white = value,
+                "Black" => game.black = value,
+                "Result" => game.result = value,
+                _ => {}
+            }
+        }
+    }
+    games
+}
+
+/// `[Name "value"]` as (name, unescaped value).
+fn tag(line: &str) -> Option<(&str, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, quoted) = inner.split_once(' ')?;
+    let value = quoted.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((name, value.replace("\\\"", "\"").replace("\\\\", "\\")))
+}
+
+/// The summary of the pooled counts, as `cutoff match` prints a pairing's.
+fn summary(counts: &Counts, files: usize, sprt: Option<Sprt>) -> String {
+    let (first, second) = counts
+        .engines
+        .clone()
+        .unwrap_or_else(|| ("first".to_string(), "second".to_string()));
+    let penta = counts.penta.unwrap_or_default();
+    let pairing = PairingResult {
+        first,
+        second,
+        wdl: counts.wdl,
+        penta,
+        elo: counts.wdl.elo(),
+        elo_penta: penta.elo(),
+    };
+    let mut out = pairing_summary(&pairing, &format!("{files} files pooled"));
+    if counts.penta.is_none() {
+        out += "  (no pentanomial: a file has no game pairs)\n";
+    }
+    if let Some(sprt) = sprt {
+        let llr = match counts.penta {
+            Some(penta) => sprt.llr_penta(&penta),
+            None => sprt.llr_wdl(&counts.wdl),
+        };
+        let (lower, upper) = sprt.bounds();
+        let decision = sprt.decision(llr);
+        out += &sprt_summary(&SprtReport {
+            sprt,
+            llr,
+            lower,
+            upper,
+            decision,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "\
+Results of new vs old (chess):
+  Games: 10, Wins: 4, Losses: 2, Draws: 4, Points: 6.0 (60.00 %)
+  Trinomial   Elo: 70.44 +/- 1.00 [0, 1], nElo: 1, LOS: 90 %
+  Ptnml(0-2): [0, 1, 2, 1, 1]
+Match completed after 10 games
+";
+
+    #[test]
+    fn logs_give_their_last_block() {
+        let earlier = LOG.replace("Wins: 4", "Wins: 1");
+        let counts = from_log(&(earlier + "noise\n" + LOG)).unwrap();
+        assert_eq!(counts.engines, Some(("new".into(), "old".into())));
+        let wdl = Wdl {
+            wins: 4,
+            draws: 4,
+            losses: 2,
+        };
+        assert_eq!(counts.wdl, wdl);
+        assert_eq!(counts.penta.unwrap().counts, [0, 1, 2, 1, 1]);
+        assert!(from_log("Wins: 1, Losses: 2, Draws: 3").is_err());
+        assert!(from_log("Results of a vs b (x):\n  Ptnml(0-2): [1, 2]\n").is_err());
+    }
+
+    #[test]
+    fn pgn_games_pair_by_round_and_count_from_the_first_white() {
+        let game = |round: &str, white: &str, black: &str, result: &str| {
+            format!(
+                "[Event \"m\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+                 [Result \"{result}\"]\n\n1. e4 {{book}} e5 {result}\n\n"
+            )
+        };
+        let pgn = game("1.1", "new", "old", "1-0")
+            + &game("2.1", "new", "old", "1/2-1/2")
+            + &game("1.2", "old", "new", "1-0")
+            + &game("2.2", "old", "new", "0-1")
+            + &game("3.1", "new", "old", "*");
+        let counts = from_pgn(&pgn).unwrap();
+        let wdl = Wdl {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        assert_eq!(counts.wdl, wdl);
+        // Round 1: 1 + 0 points; round 2: 0.5 + 1.
+        assert_eq!(counts.penta.unwrap().counts, [0, 0, 1, 1, 0]);
+        let stranger = pgn + &game("4.1", "new", "third", "1-0");
+        assert!(from_pgn(&stranger).unwrap_err().contains("third"));
+    }
+
+    #[test]
+    fn files_of_either_order_pool_and_others_are_refused() {
+        let mut total = Counts {
+            penta: Some(Penta::default()),
+            ..Counts::default()
+        };
+        total.add(from_log(LOG).unwrap(), "a").unwrap();
+        let swapped = LOG.replace("new vs old", "old vs new");
+        total.add(from_log(&swapped).unwrap(), "b").unwrap();
+        assert_eq!(
+            (total.wdl.wins, total.wdl.draws, total.wdl.losses),
+            (6, 8, 6)
+        );
+        assert_eq!(total.penta.unwrap().counts, [1, 2, 4, 2, 1]);
+        let other = LOG.replace("new vs old", "new vs third");
+        assert!(total.add(from_log(&other).unwrap(), "c").is_err());
+        let single = LOG.replace("  Ptnml(0-2): [0, 1, 2, 1, 1]\n", "");
+        total.add(from_log(&single).unwrap(), "d").unwrap();
+        assert!(total.penta.is_none());
+        let text = summary(&total, 3, None);
+        assert!(
+            text.starts_with("Results of new vs old (3 files pooled):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Games: 30, Wins: 10, Losses: 8, Draws: 12"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_sprt_runs_on_the_pooled_pairs() {
+        let counts = from_log(LOG).unwrap();
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let text = summary(&counts, 1, Some(sprt));
+        let llr = sprt.llr_penta(&counts.penta.unwrap());
+        assert!(text.contains(&format!("LLR {llr:.2}")), "{text}");
+    }
+}

@@ -37,8 +37,9 @@ class Pool:
     """Runs tasks: submit() gives concurrent.futures futures, share() makes a large value
     (a binary, a net) travel once instead of with every task."""
 
-    def __init__(self, executor, client=None, cluster=None):
+    def __init__(self, executor, client=None, cluster=None, threads=None):
         self.executor, self.client, self.cluster = executor, client, cluster
+        self.threads = threads
 
     def submit(self, fn, *args):
         """Starts fn(*args) on a worker; returns its future."""
@@ -53,7 +54,7 @@ class Pool:
     def describe(self):
         """Where the tasks run, for the log."""
         if self.client is None:
-            return f"{self.executor._max_workers} local threads"
+            return f"{self.threads} local threads"
         workers = self.client.scheduler_info(n_workers=-1)["workers"]
         return f"Dask cluster {self.client.scheduler.address}, {len(workers)} workers"
 
@@ -83,7 +84,7 @@ def security(tls):
 def open_pool(address, jobs, tls=(None, None, None)):
     """The pool for --cluster ADDRESS (None: --jobs local threads); raises ClusterError."""
     if address is None:
-        return Pool(concurrent.futures.ThreadPoolExecutor(max_workers=jobs))
+        return Pool(concurrent.futures.ThreadPoolExecutor(max_workers=jobs), threads=jobs)
     try:
         from distributed import Client, LocalCluster
     except ImportError as e:

@@ -384,7 +384,7 @@ def accept_chunk(args, gen, rec, name, row, result, chunk_dir):
     if hashlib.sha256(data).hexdigest() != result["sha256"]:
         raise Refused(f"{where}: the bytes received do not have the sha256 the worker sent: "
                       "damaged on the way")
-    log = chunk_dir / f"{name}.log"
+    log = (chunk_dir / name).with_suffix(".log")
     log.write_text(result["log"])
     log.with_suffix(".err").write_text(result.get("err", ""))
     argv, games, positions = read_chunk_log(log)

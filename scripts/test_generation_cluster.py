@@ -70,7 +70,7 @@ def store_of(root):
 def killed_driver_resumes(binary, top):
     """Local threads; the driver killed after its first chunk; the same command again."""
     root = scratch_root(top, "local")
-    cmd = driver(binary, root, top / "local-run", "--chunks", "4", "--jobs", "2")
+    cmd = driver(binary, root, top / "local-run", "--chunks", "3", "--jobs", "2")
     first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
     for line in first.stdout:
@@ -79,12 +79,12 @@ def killed_driver_resumes(binary, top):
             break
     first.wait(DEADLINE)
     held = len((root / "data" / "MANIFEST.tsv").read_text().splitlines()) - 1
-    assert 1 <= held < 4, f"the killed driver added {held} chunks"
+    assert 1 <= held < 3, f"the killed driver added {held} chunks"
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=DEADLINE)
     assert again.returncode == 0, again.stderr
-    assert f"{4 - held} of 4 chunks" in again.stdout, again.stdout
+    assert f"{3 - held} of 3 chunks" in again.stdout, again.stdout
     store = store_of(root)
-    assert len(store) == 4, store
+    assert len(store) == 3, store
     return root, store
 
 
@@ -139,7 +139,7 @@ def worker_killed_mid_chunk(binary, top, expected):
     root = scratch_root(top, "cluster")
     address, procs = start_cluster(top, 2)
     try:
-        run = subprocess.Popen(driver(binary, root, top / "cluster-run", "--chunks", "4",
+        run = subprocess.Popen(driver(binary, root, top / "cluster-run", "--chunks", "3",
                                       "--cluster", address),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         started = time.monotonic()
@@ -201,7 +201,7 @@ def refused_results(binary, top, local_root):
     chunk_dir = top / "refused-run" / "gen00" / "chunks"
     chunk_dir.mkdir(parents=True)
     data = (local_root / "data" / "ataxx" / name).read_bytes()
-    log = (top / "local-run" / "gen00" / "chunks" / f"{name}.log").read_text()
+    log = (top / "local-run" / "gen00" / "chunks" / name).with_suffix(".log").read_text()
     rec = generation.recipe(args, 0)
     _, _, row = generation.chunk_task(args, 0, rec, 0, generation.BUILTIN)
     good = dict(name=name, data=data, sha256=hashlib.sha256(data).hexdigest(), log=log)
@@ -253,7 +253,7 @@ def match_on_cluster(binary, top, address):
     root = scratch_root(top, "match")
     generation.use_root(root)
     args = generation.parse_args(driver(binary, root, top / "match-run")[4:] + [
-        "--match-rounds", "2", "--tc", "0.3+0.01", "--keep", "sprt", "--cluster", address])
+        "--match-rounds", "2", "--tc", "0.1+0.01", "--keep", "sprt", "--cluster", address])
     generation.check_run_args(args)
     args.pool = args.match_pool = cluster.open_pool(address, 1)
     gen_dir = top / "match-run" / "gen00"

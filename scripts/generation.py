@@ -25,6 +25,12 @@ DIR/current names the current net ("builtin": the net built into the binary);
 DIR/history.tsv has a line per generation: generation, net, Elo, lower, upper, kept.
 Seeds: generation g plays, trains and matches with seed SEED+g (or its store seed).
 
+Where the chunks and the match's game pairs run: this machine's cores (--jobs), or a Dask
+cluster with --cluster (scripts/cluster.py); either way each task is sent the binary (its
+`bench` checked against the commit's `Bench:`), the book and the net, and returns the
+chunk's bytes and its log, which are checked here before the store takes them. How to run
+a cluster: docs/distributed.md.
+
 The store's layout, file names and budgets: data/README.md. Examples: docs/training.md.
 """
 
@@ -40,7 +46,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import cluster
+import worker_tasks
+
+# The repository of this script: the source of the binaries (commits, Bench: lines).
+SOURCE = Path(__file__).resolve().parent.parent
+# The repository whose data/ is the store and whose openings/ the books (--root).
+ROOT = SOURCE
 DATA = ROOT / "data"
 MANIFEST = DATA / "MANIFEST.tsv"
 COLUMNS = ["file", "game", "generation", "games", "positions", "bytes", "commit", "sha256",
@@ -136,9 +148,27 @@ def store_file(src, row, move):
 
 
 def head_commit():
-    """`git rev-parse --short HEAD` of the repository."""
-    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+    """`git rev-parse --short HEAD` of the script's repository."""
+    return subprocess.run(["git", "-C", str(SOURCE), "rev-parse", "--short", "HEAD"],
                           check=True, capture_output=True, text=True).stdout.strip()
+
+
+def commit_bench(commit):
+    """The `Bench: N` of a commit's message in the script's repository."""
+    done = subprocess.run(["git", "-C", str(SOURCE), "log", "-1", "--format=%B", commit],
+                          capture_output=True, text=True)
+    found = re.findall(r"Bench: (\d+)", done.stdout)
+    if done.returncode != 0 or not found:
+        raise Refused(f"commit {commit}: no 'Bench: N' in its message (give --bench N)")
+    return int(found[-1])
+
+
+def use_root(path):
+    """Makes `path` the repository whose data/ is the store (generation.py --root)."""
+    global ROOT, DATA, MANIFEST
+    ROOT = Path(path).resolve()
+    DATA = ROOT / "data"
+    MANIFEST = DATA / "MANIFEST.tsv"
 
 
 def option(argv, name):
@@ -309,34 +339,86 @@ def recipe(args, gen):
     return dict(store, net=option(argv, "--evalfile") or BUILTIN)
 
 
-def chunk_job(args, gen, rec, chunk, net, chunk_dir):
-    """Plays one chunk into DIR/genNN/chunks/ and returns its manifest line (without
-    bytes and sha256) and the file."""
+def chunk_task(args, gen, rec, chunk, net):
+    """The worker's command of chunk `chunk` (worker_tasks.play_chunk's `argv`) and the
+    chunk's manifest line (without bytes and sha256; games and positions: the log's)."""
     name = chunk_name(args.game, gen, rec["seed"], rec["nodes"], chunk)
-    tmp = chunk_dir / name
-    tmp.unlink(missing_ok=True)  # datagen appends: a cut chunk starts again
     book = ROOT / "openings" / f"{args.game}.txt"
     tail = ["--game", args.game, "datagen", "--format", "records",
             "--games", str(rec["games"]), "--first-game", str(chunk * rec["games"]),
             "--seed", str(rec["seed"]), "--nodes", str(rec["nodes"]),
-            "--random-plies", rec["plies"], "--book", str(book), "--threads", "1"]
-    evalfile = [] if net == BUILTIN else ["--evalfile", net]
-    log = tmp.with_suffix(".log")
-    run_logged([args.cutoff, *tail, "--out", str(tmp), *evalfile], log)
-    _, games, positions = read_chunk_log(log)
+            "--random-plies", rec["plies"], "--book", "{book}", "--threads", "1"]
+    evalfile = [] if net == BUILTIN else ["--evalfile", "{net}"]
     rel = f"data/{args.game}/{name}"
     shown = ["cutoff", *with_option(tail, "--book", shown_path(book, args.dir)),
              "--out", rel]
     if evalfile:
         shown += ["--evalfile", shown_path(net, args.dir)]
-    row = dict(file=rel, game=args.game, generation=gen, games=games,
-               positions=positions, commit=args.commit, command=shlex.join(shown))
-    return row, tmp
+    row = dict(file=rel, game=args.game, generation=gen, commit=args.commit,
+               command=shlex.join(shown))
+    return name, [*tail, "--out", "{out}", *evalfile], row
+
+
+def stats_of(args, path):
+    """Games and positions of a records file as `cutoff data stats` reads it; raises
+    Refused when it reads damage or another game."""
+    done = subprocess.run([args.cutoff, "--game", args.game, "data", "stats", "--data",
+                           str(path)], capture_output=True, text=True)
+    text = done.stdout + done.stderr
+    m = re.search(r"^1 files, (\d+) games, (\d+) moves", text, re.MULTILINE)
+    if done.returncode != 0 or not m or "damaged" in text:
+        raise Refused(f"{path.name}: `data stats` does not read it as {args.game} games: "
+                      f"{text.strip()[-300:]}")
+    return int(m[1]), int(m[2])
+
+
+def accept_chunk(args, gen, rec, name, row, result, chunk_dir):
+    """Checks a chunk a worker returned (its name, the sha256 of the bytes as sent, its
+    log's command and summary, `data stats` of the bytes) and adds it to the store; raises
+    Refused, leaving the store as it was, when any check fails."""
+    where = f"{name} (from {result.get('host', '?')})"
+    if result.get("name") != name:
+        raise Refused(f"{where}: the worker returned {result.get('name')}, not this chunk "
+                      "(another game, generation or seed)")
+    data = result["data"]
+    if hashlib.sha256(data).hexdigest() != result["sha256"]:
+        raise Refused(f"{where}: the bytes received do not have the sha256 the worker sent: "
+                      "damaged on the way")
+    log = (chunk_dir / name).with_suffix(".log")
+    log.write_text(result["log"])
+    log.with_suffix(".err").write_text(result.get("err", ""))
+    argv, games, positions = read_chunk_log(log)
+    check_chunk(name, argv, args.game, gen, games)
+    if games != rec["games"]:
+        raise Refused(f"{where}: {games} games in its log, not {rec['games']}")
+    tmp = chunk_dir / name
+    with open(f"{tmp}.partial", "wb") as out:
+        out.write(data)
+    os.replace(f"{tmp}.partial", tmp)
+    read = stats_of(args, tmp)
+    if read != (games, positions):
+        tmp.unlink()
+        raise Refused(f"{where}: data stats reads {read[0]} games and {read[1]} positions, "
+                      f"its log says {games} and {positions}")
+    row.update(games=games, positions=positions)
+    store_file(tmp, row, move=True)
+
+
+def shared_inputs(pool, args, net):
+    """The binary, the game's book and the net (None: built in) as the tasks receive them."""
+    book = ROOT / "openings" / f"{args.game}.txt"
+    if not book.is_file():
+        raise Refused(f"{book}: no book of openings for {args.game}")
+    share = pool.share
+    binary = share(worker_tasks.blob(Path(args.cutoff).read_bytes()))
+    return (binary, share(worker_tasks.blob(book.read_bytes())),
+            None if net == BUILTIN else share(worker_tasks.blob(Path(net).read_bytes())))
 
 
 def datagen(args, gen, rec, net, gen_dir):
     """Plays the chunks of generation gen (settings `rec`) that the manifest does not hold
-    yet, --jobs at a time, each added to the store when it finished."""
+    yet as tasks of the pool (local threads or a cluster), each checked and added to the
+    store when it comes back."""
     held = {r["file"] for r in read_manifest()}
     todo = [k for k in range(args.chunks) if f"data/{args.game}/"
             f"{chunk_name(args.game, gen, rec['seed'], rec['nodes'], k)}" not in held]
@@ -349,17 +431,22 @@ def datagen(args, gen, rec, net, gen_dir):
     chunk_dir = gen_dir / "chunks"
     chunk_dir.mkdir(parents=True, exist_ok=True)
     print(f"gen {gen}: datagen, {len(todo)} of {args.chunks} chunks of {rec['games']} games "
-          f"({args.jobs} at a time)", flush=True)
+          f"({args.pool.describe()})", flush=True)
+    binary, book, shared_net = shared_inputs(args.pool, args, net)
+    jobs = {}
+    for k in todo:
+        name, argv, row = chunk_task(args, gen, rec, k, net)
+        job = args.pool.submit(worker_tasks.play_chunk, binary, args.bench, book,
+                               shared_net, argv, name)
+        jobs[job] = (name, row)
     failed = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = [pool.submit(chunk_job, args, gen, rec, k, net, chunk_dir) for k in todo]
-        for job in concurrent.futures.as_completed(jobs):
-            try:
-                row, tmp = job.result()
-                store_file(tmp, row, move=True)
-            except Refused as e:
-                print(f"gen {gen}: {e}", file=sys.stderr, flush=True)
-                failed.append(str(e))
+    for job in concurrent.futures.as_completed(jobs):
+        name, row = jobs[job]
+        try:
+            accept_chunk(args, gen, rec, name, row, job.result(), chunk_dir)
+        except (Refused, worker_tasks.TaskFailed, OSError) as e:
+            print(f"gen {gen}: refused: {e}", file=sys.stderr, flush=True)
+            failed.append(str(e))
     if failed:
         raise Refused(f"gen {gen}: {len(failed)} chunks not added (above): a failed one is "
                       "played again by the next run, one over the budgets is refused again")
@@ -452,38 +539,84 @@ def train(args, gen, seed, gen_dir, current):
 
 # ------------------------------------------------------------------------ run: match
 
-def engine_args(cutoff, name, net, game):
-    """`-engine` arguments for cutoff playing `game` with `net`."""
-    spec = ["-engine", f"cmd={cutoff}", f"name={name}", f"args=--game {game}"]
-    if net != BUILTIN:
-        spec.append(f"option.EvalFile={net}")
-    return spec
-
-
-def match_command(args, seed, new_net, current, result):
-    """The `cutoff match` command of the new net against the current one."""
-    book = ROOT / "openings" / f"{args.game}.txt"
-    cmd = [args.cutoff, "match", "-game", args.game]
-    for name, net in (("new", new_net), ("current", current)):
-        cmd += engine_args(args.cutoff, name, net, args.game)
+def pair_command(args, seed, rounds, net_names):
+    """`cutoff match` arguments of round r's game pair (worker_tasks.play_pair's `argv`):
+    the r-th opening of the book in the order a whole match with -srand seed plays them
+    (start=r+1 of the same shuffle), with both colours."""
+    cmd = ["match", "-game", args.game]
+    for name in net_names:
+        cmd += ["-engine", "cmd={cutoff}", f"name={name}", f"args=--game {args.game}"]
+        if net_names[name] != BUILTIN:
+            cmd.append(f"option.EvalFile={{net:{name}}}")
     cmd += ["-each", "proto=ugi", f"tc={args.tc}", "option.Threads=1", "timemargin=50",
-            "-rounds", str(args.match_rounds), "-games", "2", "-repeat",
-            "-concurrency", str(args.concurrency), "-srand", str(seed),
-            "-jsonout", f"file={result}.partial", "-quiet"]
-    if book.is_file():
-        cmd += ["-openings", f"file={book}", "format=moves", "order=random"]
+            "-rounds", "1", "-games", "2", "-repeat", "-concurrency", "1", "-srand", str(seed),
+            "-jsonout", "file={json}", "-quiet",
+            "-openings", "file={book}", "format=moves", "order=random",
+            f"start={rounds + 1}"]
     return cmd
 
 
+def merge_pairs(args, pairs, out, log):
+    """`cutoff match -merge` of the pairs' results (with --sprt's test) into `out`; returns
+    the merged results."""
+    sprt = ["-sprt", *shlex.split(args.sprt)] if args.keep == "sprt" else []
+    run_logged([args.cutoff, "match", "-merge", *map(str, pairs), *sprt,
+                "-jsonout", f"file={out}"], log)
+    return json.loads(Path(out).read_text())
+
+
+def play_pairs(args, gen, seed, nets, pairs_dir):
+    """Plays the rounds whose pair result pairs_dir does not hold yet as tasks, each result
+    written (temp file + rename) as it comes back; with --keep sprt, stops when the merged
+    pairs decide."""
+    todo = [r for r in range(args.match_rounds)
+            if not (pairs_dir / f"r{r:04d}.json").exists()]
+    if not todo:
+        return
+    pool = args.match_pool
+    binary, book, _ = shared_inputs(pool, args, BUILTIN)
+    shared = {name: pool.share(worker_tasks.blob(Path(net).read_bytes()))
+              for name, net in nets.items() if net != BUILTIN}
+    print(f"gen {gen}: match, {len(todo)} of {args.match_rounds} game pairs at {args.tc} "
+          f"({pool.describe()})", flush=True)
+    jobs = {pool.submit(worker_tasks.play_pair, binary, args.bench, book, shared,
+                             pair_command(args, seed, r, nets)): r for r in todo}
+    for job in concurrent.futures.as_completed(jobs):
+        r = jobs[job]
+        try:
+            result = job.result()
+        except worker_tasks.TaskFailed as e:
+            for other in jobs:
+                other.cancel()
+            raise Refused(f"gen {gen}: game pair {r}: {e}")
+        out = pairs_dir / f"r{r:04d}.json"
+        (pairs_dir / f"r{r:04d}.log").write_text(result["log"])
+        Path(f"{out}.partial").write_text(result["json"])
+        os.replace(f"{out}.partial", out)
+        if args.keep == "sprt":
+            done = sorted(pairs_dir.glob("r*.json"))
+            merged = merge_pairs(args, done, pairs_dir / "sprt.json", pairs_dir / "sprt.log")
+            if merged["end"] == "sprt_decided":
+                print(f"gen {gen}: SPRT decided after {len(done)} pairs", flush=True)
+                for other in jobs:
+                    other.cancel()
+                return
+
+
 def match(args, gen, seed, new_net, current, gen_dir):
-    """Plays the new net against the current one; returns the pentanomial Elo, lower and
-    upper bound of its 95% interval (infinite when every game was won or every one lost)."""
+    """Plays the new net against the current one in game pairs and merges them; returns
+    the pentanomial Elo, lower and upper bound of its 95% interval (infinite when every
+    game was won or every one lost) and the SPRT's decision (None without --keep sprt)."""
     result = gen_dir / "match.json"
     if not result.exists():
-        print(f"gen {gen}: match {2 * args.match_rounds} games at {args.tc}", flush=True)
-        run_logged(match_command(args, seed, new_net, current, result), gen_dir / "match.log")
+        pairs_dir = gen_dir / "pairs"
+        pairs_dir.mkdir(exist_ok=True)
+        play_pairs(args, gen, seed, {"new": new_net, "current": current}, pairs_dir)
+        merge_pairs(args, sorted(pairs_dir.glob("r*.json")), f"{result}.partial",
+                    gen_dir / "match.log")
         os.replace(f"{result}.partial", result)
-    pairing = json.loads(result.read_text())["pairings"][0]
+    merged = json.loads(result.read_text())
+    pairing = merged["pairings"][0]
     if pairing["first"] != "new":
         raise Refused(f"{result}: the first engine is not 'new'")
     wdl = pairing["wdl"]
@@ -491,8 +624,11 @@ def match(args, gen, seed, new_net, current, gen_dir):
     score = (wdl["wins"] + wdl["draws"] / 2) / games if games else 0.5
     # Every game won or lost: the runner gives no finite Elo, the score decides.
     unbounded = float("inf") if score > 0.5 else float("-inf")
-    elo = pairing["elo_penta"]
-    return tuple(unbounded if elo[k] is None else elo[k] for k in ("elo", "lower", "upper"))
+    elo = pairing["elo_penta"] or {}
+    bounds = tuple(unbounded if elo.get(k) is None else elo[k]
+                   for k in ("elo", "lower", "upper"))
+    sprt = (merged.get("sprt") or {}).get("decision") if args.keep == "sprt" else None
+    return (*bounds, sprt)
 
 
 # -------------------------------------------------------------------------- run: loop
@@ -510,10 +646,10 @@ def generation(args, gen, current):
     new_net = train(args, gen, seed, gen_dir, current)
     if args.stop_after == "train":
         return None
-    elo, lower, upper = match(args, gen, seed, new_net, current, gen_dir)
-    kept = elo > 0 if args.keep == "positive" else lower > 0
-    print(f"gen {gen}: Elo {elo:+.1f} [{lower:+.1f}, {upper:+.1f}]: "
-          f"{'kept' if kept else 'not kept'}", flush=True)
+    elo, lower, upper, sprt = match(args, gen, seed, new_net, current, gen_dir)
+    kept = {"positive": elo > 0, "significant": lower > 0, "sprt": sprt == "h1"}[args.keep]
+    print(f"gen {gen}: Elo {elo:+.1f} [{lower:+.1f}, {upper:+.1f}]"
+          f"{f', SPRT {sprt}' if sprt else ''}: {'kept' if kept else 'not kept'}", flush=True)
     (gen_dir / "verdict.tsv").write_text(
         f"{gen}\t{new_net}\t{elo:.1f}\t{lower:.1f}\t{upper:.1f}\t{kept}\n")
     verdicts = sorted(Path(args.dir).glob("gen*/verdict.tsv"))
@@ -541,14 +677,26 @@ def run(args):
     current = state.read_text().strip() if state.exists() else args.start_net
     if args.fine_tune and current == BUILTIN:
         raise Refused("--fine-tune needs --start-net FILE: the built-in net has no file")
-    for gen in range(first_generation(args, done), args.generations):
-        after = generation(args, gen, current)
-        if after is None:
-            print(f"gen {gen}: stopped after {args.stop_after}")
-            return 0
-        current = after
-        state.write_text(current + "\n")
-        done.write_text(f"{gen + 1}\n")
+    try:
+        args.pool = cluster.open_pool(args.cluster, args.jobs,
+                                      (args.tls_ca, args.tls_cert, args.tls_key))
+        args.match_pool = (args.pool if args.cluster
+                           else cluster.open_pool(None, args.concurrency))
+    except cluster.ClusterError as e:
+        raise Refused(str(e))
+    try:
+        for gen in range(first_generation(args, done), args.generations):
+            after = generation(args, gen, current)
+            if after is None:
+                print(f"gen {gen}: stopped after {args.stop_after}")
+                return 0
+            current = after
+            state.write_text(current + "\n")
+            done.write_text(f"{gen + 1}\n")
+    finally:
+        args.pool.close()
+        if args.match_pool is not args.pool:
+            args.match_pool.close()
     print(f"current net: {current}")
     return 0
 
@@ -572,6 +720,10 @@ def check_run_args(args):
     if Path(args.dir).is_relative_to(ROOT):
         raise Refused("--dir must be outside the repository (the store is data/)")
     args.commit = args.commit or head_commit()
+    if args.bench is None:
+        args.bench = commit_bench(args.commit)
+    if args.keep == "sprt" and not args.sprt:
+        raise Refused("--keep sprt needs --sprt \"elo0=A elo1=B ...\"")
 
 
 # ------------------------------------------------------------------------- arguments
@@ -593,6 +745,15 @@ def run_parser(sub):
     p.add_argument("--seed", type=int, default=1, help="base seed: generation g uses SEED+g")
     p.add_argument("--commit", help="the commit the binary was built from (default: the "
                    "repository's HEAD)")
+    p.add_argument("--bench", type=int, help="the binary's bench signature, checked by each "
+                   "worker before it plays (default: the commit message's Bench: N)")
+    g = p.add_argument_group("where the tasks run (docs/distributed.md)")
+    g.add_argument("--cluster", help="a Dask cluster: local:N (N workers on 127.0.0.1), "
+                   "tcp://127.0.0.1:PORT, tls://HOST:PORT (default: --jobs and "
+                   "--concurrency threads on this machine)")
+    g.add_argument("--tls-ca", help="the cluster's CA certificate (tls://)")
+    g.add_argument("--tls-cert", help="this client's certificate, signed by the CA (tls://)")
+    g.add_argument("--tls-key", help="this client's private key (tls://)")
     g = p.add_argument_group("datagen")
     g.add_argument("--chunks", type=int, default=10, help="chunks a generation")
     g.add_argument("--games", type=int, default=1000, help="games a chunk")
@@ -617,9 +778,14 @@ def run_parser(sub):
     g.add_argument("--match-rounds", type=int, default=200,
                    help="openings of the match (each played with both colours)")
     g.add_argument("--tc", default="2+0.02", help="match time control")
-    g.add_argument("--concurrency", type=int, default=2, help="match concurrency")
-    g.add_argument("--keep", choices=["positive", "significant"], default="positive",
-                   help="keep a net whose Elo is above 0, or whose whole interval is")
+    g.add_argument("--concurrency", type=int, default=2,
+                   help="game pairs at once on this machine (without --cluster)")
+    g.add_argument("--keep", choices=["positive", "significant", "sprt"], default="positive",
+                   help="keep a net whose Elo is above 0, or whose whole interval is, or "
+                   "that the SPRT (--sprt) accepts")
+    g.add_argument("--sprt", default="elo0=0 elo1=10",
+                   help="the SPRT of --keep sprt, as cutoff match's -sprt takes it; the "
+                   "game pairs stop when it decides")
     p.set_defaults(func=run)
 
 
@@ -628,6 +794,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--root", help="the repository whose data/ is the store and whose "
+                   "openings/ the books (default: this script's); e.g. a scratch copy")
     sub = p.add_subparsers(dest="subcommand", required=True)
     run_parser(sub)
     a = sub.add_parser("add", help="register finished chunk files made by hand",
@@ -656,6 +824,8 @@ def parse_args(argv):
 def main(argv):
     """Runs the subcommand; an error it refuses with is printed, exit code 1."""
     args = parse_args(argv)
+    if args.root:
+        use_root(args.root)
     try:
         return args.func(args)
     except Refused as e:

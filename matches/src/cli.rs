@@ -1,6 +1,7 @@
 //! `cutoff match` on the command line: its cutechess-style arguments go to
 //! [`config::parse_args`](super::config::parse_args), Ctrl-C stops the match between games,
-//! and the summary is printed at the end.
+//! and the summary is printed at the end; `-merge` first adds up results files instead
+//! (`merge`).
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +21,10 @@ impl MatchArgs {
     /// Runs the match: exit status 0 when it ran to its end or SPRT decided, 130 after
     /// Ctrl-C; the error is a usage or start-up error (exit status 2).
     pub fn run(&self, game: GameKind) -> Result<ExitCode, String> {
+        if let Some(("-merge", files)) = self.args.split_first().map(|(a, r)| (a.as_str(), r)) {
+            print!("{}", super::summary(&super::merge::run(files)?));
+            return Ok(ExitCode::SUCCESS);
+        }
         let config = super::config::parse_args(&self.args, game)?;
         let interrupt = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&interrupt);

@@ -287,7 +287,7 @@ fn parse_openings(values: &[String]) -> Result<OpeningConfig, String> {
 }
 
 /// `-sprt elo0=X elo1=Y alpha=A beta=B model=M`.
-fn parse_sprt(values: &[String]) -> Result<Sprt, String> {
+pub(super) fn parse_sprt(values: &[String]) -> Result<Sprt, String> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     let mut model = EloModel::Normalized;
     for (key, value) in pairs(values)? {

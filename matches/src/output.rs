@@ -183,7 +183,9 @@ pub fn summary(results: &MatchResults) -> String {
         MatchEnd::SprtDecided => "stopped: SPRT decided",
         MatchEnd::Interrupted => "interrupted",
     };
-    out += &format!("Match {end} after {} games\n", results.games.len());
+    // The pairings' counts (each counted game is in one), also for merged results.
+    let games: u64 = results.pairings.iter().map(|p| p.wdl.games()).sum();
+    out += &format!("Match {end} after {games} games\n");
     out
 }
 

@@ -398,20 +398,25 @@ impl Gomocup {
     fn pending_line(&mut self, controller: &mut Controller, line: &str) {
         let size = self.size.unwrap_or(0);
         let done = line.eq_ignore_ascii_case("DONE");
+        if done {
+            match self.pending {
+                Some(Pending::Board(..)) => self.board_ended(controller),
+                Some(Pending::Block { .. }) => self.block_ended(controller),
+                None => {}
+            }
+            return;
+        }
+        if line.is_empty() {
+            return;
+        }
         match &mut self.pending {
-            Some(Pending::Board(board, _)) if !done => {
-                if board.error.is_none() && !line.is_empty() {
-                    board.error = board_stone(line, size, &mut board.stones).err();
-                }
+            Some(Pending::Board(board, _)) if board.error.is_none() => {
+                board.error = board_stone(line, size, &mut board.stones).err();
             }
-            Some(Pending::Block { cells, error, .. }) if !done => {
-                if error.is_none() && !line.is_empty() {
-                    *error = block_cell(line, size, cells).err();
-                }
+            Some(Pending::Block { cells, error, .. }) if error.is_none() => {
+                *error = block_cell(line, size, cells).err();
             }
-            Some(Pending::Board(..)) => self.board_ended(controller),
-            Some(Pending::Block { .. }) => self.block_ended(controller),
-            None => {}
+            _ => {}
         }
     }
 

@@ -1331,12 +1331,16 @@ impl Rules for Gomoku {
 
 impl SearchHooks for Gomoku {
     /// The moves worth searching: a win at once if there is one, else the blocks of the
-    /// opponent's fives if there are any, else the empty cells near the stones.
+    /// opponent's fives if there are any (under renju, when Black may block none, the near
+    /// cells: every move loses), else the empty cells near the stones.
     fn generate_search_moves(&self, moves: &mut MoveList<Cell>) {
         if self.push_forced(moves) {
-            return;
-        }
-        if !moves.is_empty() || self.defences(moves) {
+            if self.won || !moves.is_empty() {
+                return;
+            }
+            // Renju: only forbidden points block the five. The game is lost, but a move is
+            // due (the root must play one): the near cells, each answered by the five.
+        } else if !moves.is_empty() || self.defences(moves) {
             return;
         }
         let own = self.side.index();

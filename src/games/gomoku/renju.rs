@@ -388,14 +388,21 @@ mod tests {
         let white = "h5 h6 h7 a1 c1";
         let game = position(black, white);
         assert!(forbidden_at(&game, "h8"));
-        // After h4, Black has no move that stops the five: the search sees a loss.
+        // After h4, Black has no move that stops the five: each move it may play loses (the
+        // root still gets one to play), and quiescence sees the loss at once.
         let mut after = game.clone();
         after.make_move(after.parse_move("h4").unwrap());
-        let mut moves = MoveList::new();
-        after.generate_search_moves(&mut moves);
-        let names: Vec<String> = moves.iter().map(|&m| after.format_move(m)).collect();
-        assert!(moves.is_empty(), "{names:?} {}", after.render());
         assert!(after.in_check());
+        let mut moves = MoveList::new();
+        after.generate_noisy(&mut moves);
+        assert!(moves.is_empty());
+        after.generate_search_moves(&mut moves);
+        let h8 = after.parse_cell("h8").unwrap();
+        assert!(!moves.is_empty() && !moves.contains(&h8));
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        let inf = crate::search::score::INFINITY;
+        let lost = searcher.search_root(&after, 2, -inf, inf, None).unwrap();
+        assert!(lost <= -MATE_BOUND, "Black loses: {lost}");
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(1)));
         let inf = crate::search::score::INFINITY;
         let score = searcher.search_root(&game, 2, -inf, inf, None).unwrap();

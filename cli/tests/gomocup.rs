@@ -1,6 +1,6 @@
 //! The Gomocup protocol over the real binary: detection from the first line, whole games
-//! with the engine on either side, `BOARD`, `TAKEBACK`, the clock, and every bad input
-//! answered by `ERROR` with the last good state kept.
+//! with the engine on either side, `BOARD`, `TAKEBACK`, the clock, Yixin Board's commands
+//! under renju, and every bad input answered by `ERROR` with the last good state kept.
 
 mod common;
 
@@ -244,7 +244,7 @@ fn bad_input_is_refused_and_the_state_kept() {
     refused(&mut engine, &["BOARD", "1,1,1", "2,2,1", "3,3,2", "DONE"]);
     refused(&mut engine, &["BOARD", "16,1,1", "DONE"]);
     refused(&mut engine, &["INFO timeout_turn soon"]);
-    refused(&mut engine, &["INFO rule 4"]);
+    refused(&mut engine, &["INFO rule 8"]);
     // After a refused rule the engine does not move.
     refused(&mut engine, &["TURN 0,0"]);
     engine.send("INFO rule 0");
@@ -403,8 +403,191 @@ fn gomocup_command() -> impl proptest::strategy::Strategy<Value = String> {
             let key = keys.get(key).copied().unwrap_or("max_depth");
             format!("INFO {key} {value}")
         }),
+        yixin_command(),
         "[ -~]{0,30}",
     ]
+}
+
+/// Yixin Board's commands and `INFO` keys, with the rules (renju among them) and bad stones.
+fn yixin_command() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let stones = proptest::collection::vec((0u32..22, 0u32..22, 0u8..4), 0..12);
+    prop_oneof![
+        prop::sample::select(vec![0u32, 1, 2, 4, 4, 8]).prop_map(|r| format!("INFO rule {r}")),
+        (0usize..8, -2i64..5).prop_map(|(key, value)| {
+            let keys = [
+                "caution_factor",
+                "pondering",
+                "usedatabase",
+                "show_detail",
+                "hash_size",
+                "max_node",
+                "thread_num",
+            ];
+            let key = keys.get(key).copied().unwrap_or("max_depth");
+            format!("INFO {key} {value}")
+        }),
+        (
+            stones.clone(),
+            prop::sample::select(vec!["YXBOARD", "SWAP2BOARD"])
+        )
+            .prop_map(|(stones, word)| {
+                let lines: Vec<String> = stones
+                    .iter()
+                    .map(|(x, y, f)| format!("{x},{y},{f}"))
+                    .collect();
+                format!("{word}\n{}\nDONE", lines.join("\n"))
+            }),
+        (stones, any::<bool>()).prop_map(|(cells, undo)| {
+            let lines: Vec<String> = cells.iter().map(|(x, y, _)| format!("{x},{y}")).collect();
+            let word = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+            format!("{word}\n{}\nDONE", lines.join("\n"))
+        }),
+        (0u32..5).prop_map(|n| format!("YXNBEST {n}")),
+        (-300i32..300, any::<bool>()).prop_map(|(bias, two)| {
+            format!("YXBALANCE{} {bias}", if two { "TWO" } else { "ONE" })
+        }),
+        prop::sample::select(vec![
+            "YXSHOWFORBID",
+            "YXSHOWINFO",
+            "YXHASHCLEAR",
+            "YXBLOCKRESET",
+            "YXSTOP",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+/// The lines of the engine up to and including its next answer (not `MESSAGE`).
+fn lines_to_answer(engine: &mut Engine) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let line = engine
+            .read_line(TIMEOUT)
+            .unwrap_or_else(|| panic!("no answer; transcript:\n{}", engine.transcript.join("\n")));
+        let done = !line.starts_with("MESSAGE");
+        lines.push(line);
+        if done {
+            return lines;
+        }
+    }
+}
+
+#[test]
+fn a_yixin_board_session_under_renju() {
+    let mut engine = started(15);
+    for line in [
+        "INFO rule 4",
+        "INFO max_node -1",
+        "INFO max_depth -1",
+        "INFO caution_factor 3",
+        "INFO thread_num 1",
+        "INFO pondering 0",
+        "INFO usedatabase 0",
+        "INFO show_detail 0",
+        "INFO hash_size 8192",
+        "INFO checkmate 0",
+        "INFO nbestsym 1",
+        "YXSHOWINFO",
+    ] {
+        engine.send(line);
+    }
+    let info = sync(&mut engine);
+    assert!(
+        info.iter().any(|l| l == "MESSAGE INFO MAX_THREAD_NUM 256"),
+        "{info:?}"
+    );
+    assert!(info.iter().all(|l| l.starts_with("MESSAGE")), "{info:?}");
+    // Black (the engine) to move: g8 h8 i9 i10 make i8 (8,7) a double three.
+    for line in [
+        "YXBOARD",
+        "6,7,1",
+        "7,7,1",
+        "8,6,1",
+        "8,5,1",
+        "0,0,2",
+        "2,0,2",
+        "4,0,2",
+        "6,0,2",
+        "DONE",
+        "YXSHOWFORBID",
+    ] {
+        engine.send(line);
+    }
+    assert_eq!(answer(&mut engine), "FORBID 0807.");
+    engine.send("TURN 8,7");
+    assert!(answer(&mut engine).starts_with("ERROR TURN 8,7: illegal move"));
+    // Block the cells that stop White's o.o.o.o, then the three best moves.
+    for line in [
+        "YXBLOCK",
+        "3,0",
+        "5,0",
+        "DONE",
+        "YXBLOCKUNDO",
+        "5,0",
+        "DONE",
+        "YXNBEST 3",
+    ] {
+        engine.send(line);
+    }
+    let lines = lines_to_answer(&mut engine);
+    let best: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("MESSAGE ("))
+        .filter_map(|l| l.split(" | ").nth(2)?.split(' ').next())
+        .collect();
+    assert_eq!(best.len(), 3, "{lines:?}");
+    assert_eq!(best.iter().collect::<HashSet<_>>().len(), 3, "{lines:?}");
+    assert!(
+        !best.contains(&"3,0") && !best.contains(&"8,7"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some(best[0]), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "MESSAGE REALTIME REFRESH"),
+        "{lines:?}"
+    );
+    // The best move is on the board: White's turn, so no forbidden point is listed.
+    engine.send("YXSHOWFORBID");
+    assert_eq!(answer(&mut engine), "FORBID .");
+    for line in ["YXBLOCKRESET", "YXHASHCLEAR", "YXBALANCEONE 0"] {
+        engine.send(line);
+    }
+    assert!(parse_move(&answer(&mut engine)).is_some());
+    engine.send("YXBALANCETWO 0");
+    let two = answer(&mut engine);
+    let moves: Vec<_> = two.split(' ').filter_map(parse_move).collect();
+    assert_eq!(moves.len(), 2, "{two}");
+    // Swap2: three stones on an empty board, then an answer on three stones.
+    engine.send("INFO rule 0");
+    engine.send("SWAP2BOARD");
+    engine.send("DONE");
+    let opening = answer(&mut engine);
+    let stones: Vec<(u32, u32)> = opening.split(' ').filter_map(parse_move).collect();
+    assert_eq!(stones.len(), 3, "{opening}");
+    engine.send("SWAP2BOARD");
+    for (index, (x, y)) in stones.iter().enumerate() {
+        engine.send(&format!("{x},{y},{}", if index == 1 { 1 } else { 2 }));
+    }
+    engine.send("DONE");
+    let choice = answer(&mut engine);
+    let parts: Vec<_> = choice.split(' ').filter_map(parse_move).collect();
+    assert!(
+        choice == "SWAP" || parts.len() == 1 || parts.len() == 2,
+        "{choice}"
+    );
+    let errors = engine
+        .transcript
+        .iter()
+        .filter(|l| l.starts_with("ERROR") || l.starts_with("UNKNOWN"))
+        .count();
+    assert_eq!(
+        errors, 1,
+        "only the forbidden TURN: {:?}",
+        engine.transcript
+    );
+    engine.send("END");
+    assert!(engine.wait_exit(TIMEOUT).is_some_and(|s| s.success()));
 }
 
 proptest::proptest! {

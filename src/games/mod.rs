@@ -68,6 +68,7 @@ registry::registry! {
     Gomoku: gomoku::Gomoku = gomoku::freestyle15, gomoku::INFO;
     Gomoku20: gomoku::Gomoku = gomoku::freestyle20, gomoku::INFO20;
     GomokuStandard: gomoku::Gomoku = gomoku::standard15, gomoku::STANDARD_INFO;
+    GomokuRenju: gomoku::Gomoku = gomoku::renju15, gomoku::RENJU_INFO;
     Ataxx: ataxx::Ataxx = ataxx::AtaxxVariant::from_settings, ataxx::INFO;
 }
 
@@ -282,6 +283,8 @@ mod tests {
              check-extensions iir plies-bound",
             "gomoku-standard: net own-params quiescence null-move lmr reverse-futility futility \
              check-extensions iir plies-bound",
+            "gomoku-renju: net own-params quiescence null-move lmr reverse-futility futility \
+             check-extensions iir plies-bound",
             "ataxx: net wdl own-params forcing-history null-move lmr reverse-futility futility \
              singular singular-off-pv iir iir-all-nodes",
         ];
@@ -296,12 +299,12 @@ mod tests {
         let game = |name| find(name).unwrap();
         assert_eq!(check_dialect(game("ataxx"), "uai"), Ok(()));
         assert_eq!(check_dialect(game("chess"), "ugi"), Ok(()));
-        for gomoku in ["gomoku", "gomoku20", "gomoku-standard"] {
+        for gomoku in ["gomoku", "gomoku20", "gomoku-standard", "gomoku-renju"] {
             assert_eq!(check_dialect(game(gomoku), "gomocup"), Ok(()));
         }
         assert_eq!(
             check_dialect(game("connect4"), "gomocup"),
-            Err("gomocup plays only gomoku, gomoku20, gomoku-standard".to_string())
+            Err("gomocup plays only gomoku, gomoku20, gomoku-standard, gomoku-renju".to_string())
         );
         assert_eq!(
             check_dialect(game("gomoku"), "uai"),

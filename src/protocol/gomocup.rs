@@ -8,8 +8,12 @@
 //! rank `height - y`) and every position goes through the game's move parser, so the rules
 //! are the game's. The game is the one whose [`ProtocolSettings::own_dialect`] is
 //! `gomocup`; its [`ProtocolSettings::dialect_settings`] say which of its variant options
-//! the settings `size` (from `START`) and `rule` (from `INFO rule`, `0` or `1`) set, so
+//! the settings `size` (from `START`) and `rule` (from `INFO rule`: `0`, `1`, `4`) set, so
 //! this front end names no game.
+//!
+//! Yixin Board's commands (`YXBOARD`, `YXNBEST`, `YXSHOWFORBID`, `YXBLOCK`, `YXBALANCEONE`,
+//! `SWAP2BOARD`, `YXSHOWINFO`...) are read here too; what a search's end answers for them is
+//! in [`super::yixin`].
 //!
 //! Bad input gets `ERROR ...` (unknown commands `UNKNOWN ...`) and the last good state is
 //! kept. Every command, reply and error is in protocol.md.
@@ -23,15 +27,15 @@ use super::command::{GoParams, PositionStart};
 use super::controller::Controller;
 use super::frontend::{shorten_long_words, FrontEnd};
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
-use super::session::Reporter;
+use super::yixin::{self, Action, TurnReporter};
 use crate::games::{self, GameKind, VariantOption};
-use crate::search::{ScoreReport, SearchInfo, Wdl};
 
 /// The name of the protocol in [`ProtocolSettings::own_dialect`](crate::games::ProtocolSettings).
 pub const PROTOCOL_NAME: &str = "gomocup";
 /// The dialect setting that `START N` sets to `N`, the board's side.
 pub const SIZE_SETTING: &str = "size";
-/// The dialect setting that `INFO rule N` sets to `N` (`0` freestyle, `1` exactly five).
+/// The dialect setting that `INFO rule N` sets to `N` (`0` freestyle, `1` exactly five, `4`
+/// renju; `2` is renju too, as Yixin Board numbers it).
 pub const RULE_SETTING: &str = "rule";
 /// `timeout_turn` until the manager tells it, in ms.
 const DEFAULT_TIMEOUT_TURN_MS: u64 = 30_000;
@@ -91,14 +95,43 @@ struct BoardInput {
     error: Option<String>,
 }
 
+/// A command whose lines run to `DONE`, being read.
+#[derive(Debug)]
+enum Pending {
+    /// `BOARD` (the engine moves at `DONE`), `YXBOARD` (it does not) or `SWAP2BOARD`.
+    Board(BoardInput, BoardCommand),
+    /// `YXBLOCK` (`undo`: `YXBLOCKUNDO`): cells `x,y` to exclude from (or give back to)
+    /// the engine's moves, and the first error.
+    Block {
+        cells: Vec<(u32, u32)>,
+        undo: bool,
+        error: Option<String>,
+    },
+}
+
+/// Which command a [`Pending::Board`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BoardCommand {
+    /// `BOARD`: the position, then the engine's move.
+    Board,
+    /// `YXBOARD`: the position only.
+    YxBoard,
+    /// `SWAP2BOARD`: the position, then the swap2 opening rule's answer.
+    Swap2,
+}
+
 /// The Gomocup front end: the board size, the moves played, a `BOARD` being read.
 pub struct Gomocup {
     /// The board's side once `START` was accepted.
     size: Option<u32>,
     /// The moves played, in game order, as the game's cell text.
     moves: Vec<String>,
-    /// The `BOARD` being read.
-    board: Option<BoardInput>,
+    /// The `BOARD`, `YXBOARD`, `SWAP2BOARD` or `YXBLOCK` being read.
+    pending: Option<Pending>,
+    /// The cells excluded from the engine's moves (`YXBLOCK`), as `x,y`.
+    blocked: Vec<(u32, u32)>,
+    /// Live `MESSAGE REALTIME` lines while thinking (`YXSHOWINFO`, `INFO show_detail`).
+    realtime: bool,
     /// The limits from `INFO`.
     limits: Limits,
     /// The last `INFO rule` refused: no move is made until a rule is accepted.
@@ -126,8 +159,8 @@ impl FrontEnd for Gomocup {
             // The engine's last move is on the board once it was written.
             self.moves.extend(self.played.try_iter());
         }
-        if self.board.is_some() {
-            self.board_line(controller, line);
+        if self.pending.is_some() {
+            self.pending_line(controller, line);
             return true;
         }
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -167,7 +200,9 @@ impl Gomocup {
             report_played,
             size: None,
             moves: Vec::new(),
-            board: None,
+            pending: None,
+            blocked: Vec::new(),
+            realtime: false,
             limits: Limits {
                 timeout_turn: DEFAULT_TIMEOUT_TURN_MS,
                 timeout_match: 0,
@@ -202,18 +237,62 @@ impl Gomocup {
                 if !self.moves.is_empty() {
                     return Err("BEGIN on a board with stones: send RESTART first".to_string());
                 }
-                self.think(controller)
+                self.think(controller, Action::Move)
             }
             "TURN" => self.turn(controller, rest),
-            "BOARD" => {
-                // The stones are read (and refused at `DONE`) even before `START`.
-                self.board = Some(BoardInput {
-                    stones: Vec::new(),
-                    error: self.ready().err(),
+            "BOARD" => self.read_board(BoardCommand::Board),
+            "YXBOARD" => self.read_board(BoardCommand::YxBoard),
+            "SWAP2BOARD" => self.read_board(BoardCommand::Swap2),
+            "TAKEBACK" => self.takeback(controller, rest),
+            _ => self.yixin_command(controller, word, rest),
+        }
+    }
+
+    /// Yixin Board's one-line commands (Rapfi's answers), and `UNKNOWN` for the rest.
+    fn yixin_command(&mut self, controller: &mut Controller, word: &str, rest: &str) -> Reply {
+        match word.to_ascii_uppercase().as_str() {
+            "YXNBEST" => {
+                let count: usize =
+                    number(rest).ok_or_else(|| "usage: YXNBEST count".to_string())?;
+                self.think(controller, Action::NBest(count.max(1)))
+            }
+            "YXBALANCEONE" | "YXBALANCETWO" => {
+                let bias: i32 = signed(rest).ok_or_else(|| format!("usage: {word} bias"))?;
+                let two = word.eq_ignore_ascii_case("YXBALANCETWO");
+                // As Rapfi: balancing two stones aims at the bias from the other side.
+                let action = if two {
+                    Action::BalanceTwo(-bias)
+                } else {
+                    Action::BalanceOne(bias)
+                };
+                self.think(controller, action)
+            }
+            "YXSHOWFORBID" => self.show_forbid(controller).map(Some),
+            "YXBLOCK" | "YXBLOCKUNDO" => {
+                self.pending = Some(Pending::Block {
+                    cells: Vec::new(),
+                    undo: word.eq_ignore_ascii_case("YXBLOCKUNDO"),
+                    error: self.size().err(),
                 });
                 Ok(None)
             }
-            "TAKEBACK" => self.takeback(controller, rest),
+            "YXBLOCKRESET" => {
+                self.blocked.clear();
+                Ok(None)
+            }
+            "YXHASHCLEAR" => {
+                controller.session_mut().clear_hash();
+                Ok(None)
+            }
+            "YXSHOWINFO" => {
+                self.realtime = true;
+                Ok(Some(format!(
+                    "MESSAGE cutoff {}\nMESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}\nMESSAGE INFO \
+                     MAX_HASH_SIZE {}",
+                    env!("CARGO_PKG_VERSION"),
+                    (DEFAULT_HASH_MB * 1024).ilog2()
+                )))
+            }
             _ => Ok(Some(format!(
                 "UNKNOWN command '{}'",
                 shorten_long_words(word)
@@ -265,7 +344,40 @@ impl Gomocup {
         moves.push(cell_text(x, y, size));
         self.play(controller, moves)
             .map_err(|e| format!("TURN {x},{y}: {e}"))?;
-        self.think(controller)
+        self.think(controller, Action::Move)
+    }
+
+    /// `BOARD`, `YXBOARD` or `SWAP2BOARD`: their stones are read (and refused at `DONE`)
+    /// even before `START`.
+    fn read_board(&mut self, command: BoardCommand) -> Reply {
+        let input = BoardInput {
+            stones: Vec::new(),
+            error: self.ready().err(),
+        };
+        self.pending = Some(Pending::Board(input, command));
+        Ok(None)
+    }
+
+    /// `YXSHOWFORBID`: `FORBID` and the cells Black may not play (none when White is to
+    /// move or the rule forbids nothing).
+    fn show_forbid(&mut self, controller: &mut Controller) -> Result<String, String> {
+        let size = self.size()?;
+        if self.moves.len() % 2 == 1 {
+            return Ok(yixin::forbid_line(&[]));
+        }
+        let session = controller.session();
+        let legal = session.legal_moves();
+        let taken: std::collections::HashSet<&String> = self.moves.iter().collect();
+        let mut forbidden = Vec::new();
+        if !session.is_over() {
+            for (x, y) in (0..size).flat_map(|y| (0..size).map(move |x| (x, y))) {
+                let cell = cell_text(x, y, size);
+                if !taken.contains(&cell) && !legal.contains(&cell) {
+                    forbidden.push((x, y));
+                }
+            }
+        }
+        Ok(yixin::forbid_line(&forbidden))
     }
 
     /// `TAKEBACK x,y`: the last move, which must be at x,y, is taken back.
@@ -282,35 +394,84 @@ impl Gomocup {
         Ok(Some("OK".to_string()))
     }
 
-    /// One line of a `BOARD`: a stone, or `DONE`, which sets the position and moves.
-    fn board_line(&mut self, controller: &mut Controller, line: &str) {
-        let Some(board) = &mut self.board else {
-            return;
-        };
-        if !line.eq_ignore_ascii_case("DONE") {
-            if board.error.is_none() && !line.is_empty() {
-                let size = self.size.unwrap_or(0);
-                board.error = board_stone(line, size, &mut board.stones).err();
+    /// One line of a command read to `DONE`: a stone or a cell, or `DONE`, which ends it.
+    fn pending_line(&mut self, controller: &mut Controller, line: &str) {
+        let size = self.size.unwrap_or(0);
+        let done = line.eq_ignore_ascii_case("DONE");
+        if done {
+            match self.pending {
+                Some(Pending::Board(..)) => self.board_ended(controller),
+                Some(Pending::Block { .. }) => self.block_ended(controller),
+                None => {}
             }
             return;
         }
-        let board = self.board.take().unwrap_or_default();
+        if line.is_empty() {
+            return;
+        }
+        match &mut self.pending {
+            Some(Pending::Board(board, _)) if board.error.is_none() => {
+                board.error = board_stone(line, size, &mut board.stones).err();
+            }
+            Some(Pending::Block { cells, error, .. }) if error.is_none() => {
+                *error = block_cell(line, size, cells).err();
+            }
+            _ => {}
+        }
+    }
+
+    /// `DONE` of `YXBLOCK` or `YXBLOCKUNDO`: the cells join (or leave) the blocked ones.
+    fn block_ended(&mut self, controller: &mut Controller) {
+        let Some(Pending::Block { cells, undo, error }) = self.pending.take() else {
+            return;
+        };
+        if let Some(e) = error {
+            let word = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+            controller.send(format!("ERROR {word}: {}", shorten_long_words(&e)));
+            return;
+        }
+        for cell in cells {
+            let known = self.blocked.contains(&cell);
+            if undo {
+                self.blocked.retain(|&blocked| blocked != cell);
+            } else if !known {
+                self.blocked.push(cell);
+            }
+        }
+    }
+
+    /// `DONE` of a board command: the position, then what the command asks.
+    fn board_ended(&mut self, controller: &mut Controller) {
+        let Some(Pending::Board(board, command)) = self.pending.take() else {
+            return;
+        };
         let reply = match board.error {
             Some(e) => Err(e),
-            None => self.board_done(controller, &board.stones),
+            None => self.board_done(controller, &board.stones, command),
+        };
+        let word = match command {
+            BoardCommand::Board => "BOARD",
+            BoardCommand::YxBoard => "YXBOARD",
+            BoardCommand::Swap2 => "SWAP2BOARD",
         };
         match reply {
             Ok(Some(line)) => controller.send(line),
             Ok(None) => {}
             Err(e) => controller.send(format!(
-                "ERROR BOARD: {}; the position is unchanged",
+                "ERROR {word}: {}; the position is unchanged",
                 shorten_long_words(&e)
             )),
         }
     }
 
-    /// `DONE`: the stones become the position, the engine to move, and it moves.
-    fn board_done(&mut self, controller: &mut Controller, stones: &[Stone]) -> Reply {
+    /// `DONE`: the stones become the position, the engine to move; with `BOARD` it moves,
+    /// with `SWAP2BOARD` it answers as swap2 lets it.
+    fn board_done(
+        &mut self,
+        controller: &mut Controller,
+        stones: &[Stone],
+        command: BoardCommand,
+    ) -> Reply {
         let size = self.size()?;
         let own: Vec<String> = stones_of(stones, 1, size);
         let theirs: Vec<String> = stones_of(stones, 2, size);
@@ -332,7 +493,32 @@ impl Gomocup {
             moves.extend(second.get(index).cloned());
         }
         self.play(controller, moves)?;
-        self.think(controller)
+        match command {
+            BoardCommand::Board => self.think(controller, Action::Move),
+            BoardCommand::YxBoard => Ok(None),
+            BoardCommand::Swap2 => self.swap2(controller, size),
+        }
+    }
+
+    /// `SWAP2BOARD`'s answer: three stones on an empty board (`x,y x,y x,y`, not played: the
+    /// manager sends them back), else the search's choice on three or five stones, and a
+    /// move on any other count.
+    fn swap2(&mut self, controller: &mut Controller, size: u32) -> Reply {
+        let action = match self.moves.len() {
+            0 => {
+                let seed = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |time| time.as_secs());
+                let stones = yixin::swap2_opening(size, seed)
+                    .ok_or_else(|| format!("no swap2 opening on {size}x{size}"))?;
+                let text: Vec<String> = stones.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                return Ok(Some(text.join(" ")));
+            }
+            3 => Action::Swap2Three,
+            5 => Action::Swap2Five,
+            _ => Action::Move,
+        };
+        self.think(controller, action)
     }
 
     /// Makes `moves` the position if the game takes them and is not over after them.
@@ -360,8 +546,26 @@ impl Gomocup {
             "timeout_turn" => limits.timeout_turn = number(value).ok_or_else(bad)?,
             "timeout_match" => limits.timeout_match = number(value).ok_or_else(bad)?,
             "time_left" => limits.time_left = Some(number(value).ok_or_else(bad)?),
-            "max_node" => limits.max_node = number(value).ok_or_else(bad)?,
-            "max_depth" => limits.max_depth = number(value).ok_or_else(bad)?,
+            // Yixin Board sends -1 for no limit.
+            "max_node" => limits.max_node = no_limit_or(value).ok_or_else(bad)?,
+            "max_depth" => limits.max_depth = no_limit_or(value).ok_or_else(bad)?,
+            "show_detail" => {
+                let detail: u32 = number(value).ok_or_else(bad)?;
+                self.realtime = detail & 1 == 1;
+            }
+            "hash_size" => {
+                // Yixin Board's table size in KiB (0: the default).
+                let kib: u64 = number(value).ok_or_else(bad)?;
+                let mb = if kib == 0 {
+                    DEFAULT_HASH_MB as u64
+                } else {
+                    kib >> 10
+                };
+                return self.set(
+                    controller,
+                    OptionChange::Hash(mb.clamp(1, DEFAULT_HASH_MB as u64) as usize),
+                );
+            }
             "max_memory" => {
                 let bytes: u64 = number(value).ok_or_else(bad)?;
                 let mb = if bytes == 0 {
@@ -380,7 +584,8 @@ impl Gomocup {
                 return self.set(controller, OptionChange::Threads(threads));
             }
             "rule" => return self.rule(controller, number(value).ok_or_else(bad)?),
-            // game_type, folder, evaluate and keys of other managers: nothing to do.
+            // game_type, folder, evaluate and Yixin Board's caution_factor, pondering,
+            // usedatabase, checkmate, nbestsym, vcthread...: nothing to do.
             _ => {}
         }
         Ok(None)
@@ -395,8 +600,9 @@ impl Gomocup {
         Ok(None)
     }
 
-    /// `INFO rule N`: 0 freestyle, 1 exactly five; other bits (continuous game, renju,
-    /// caro) are refused, and so is a rule the game has no value of `Rule` for.
+    /// `INFO rule N`: 0 freestyle, 1 exactly five, 4 renju (2 too, Yixin Board's number);
+    /// other rules (caro, swap openings) are refused, and so is a rule the game has no
+    /// value of `Rule` for.
     fn rule(&mut self, controller: &mut Controller, rule: u32) -> Reply {
         if controller.session().is_searching() {
             return Err("INFO rule while thinking: the engine is busy".to_string());
@@ -413,24 +619,51 @@ impl Gomocup {
         result.map(|()| None)
     }
 
-    /// Starts the engine's search on the current position; its move comes from the
-    /// reporter.
-    fn think(&mut self, controller: &mut Controller) -> Reply {
+    /// Starts the engine's search on the current position; its answer (what `action`
+    /// asks) comes from the reporter.
+    fn think(&mut self, controller: &mut Controller, action: Action) -> Reply {
         let size = self.ready()?;
         let session = controller.session_mut();
         session.set_position(&PositionStart::StartPos, &self.moves)?;
         if session.is_over() {
             return Err("the game is over".to_string());
         }
-        let reporter = Box::new(GomocupReporter {
+        let lines = match action {
+            Action::NBest(count) => count,
+            Action::BalanceOne(_) | Action::BalanceTwo(_) => yixin::BALANCE_LINES,
+            Action::Move | Action::Swap2Three | Action::Swap2Five => 1,
+        };
+        session.set_multipv(lines);
+        let mut params = self.go_params();
+        params.searchmoves = self.unblocked_moves(session.legal_moves(), size);
+        let reporter = Box::new(TurnReporter {
             height: size,
-            last: None,
+            action,
+            realtime: self.realtime,
+            batch: Vec::new(),
             played: self.report_played.clone(),
         });
-        let params = self.go_params();
         let out = controller.output();
         controller.session_mut().go(&params, reporter, out)?;
         Ok(None)
+    }
+
+    /// The moves the search may choose from: all of `legal` but the blocked cells, or none
+    /// (no restriction) when nothing is blocked or every move is.
+    fn unblocked_moves(&self, legal: Vec<String>, size: u32) -> Vec<String> {
+        if self.blocked.is_empty() {
+            return Vec::new();
+        }
+        let blocked: Vec<String> = self
+            .blocked
+            .iter()
+            .map(|&(x, y)| cell_text(x, y, size))
+            .collect();
+        let allowed: Vec<String> = legal
+            .into_iter()
+            .filter(|cell| !blocked.contains(cell))
+            .collect();
+        allowed
     }
 
     /// The search's limits: `timeout_turn` less a margin as a fixed time, `time_left` (when
@@ -454,8 +687,8 @@ impl Gomocup {
 
 /// Sets the gomoku game's `Rule` for Gomocup rule `rule`, or says why it cannot.
 fn accept_rule(controller: &mut Controller, rule: u32) -> Result<(), String> {
-    if rule & !1 != 0 {
-        return Err("only 0 (freestyle) and 1 (exactly five) are played".to_string());
+    if ![0, 1, 2, 4].contains(&rule) {
+        return Err("only 0 (freestyle), 1 (exactly five) and 4 (renju) are played".to_string());
     }
     let game = games::with_dialect(PROTOCOL_NAME).unwrap_or(controller.game());
     let checked = dialect_option(game, RULE_SETTING, &rule.to_string())
@@ -485,6 +718,32 @@ fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
         return None;
     }
     text.parse().ok()
+}
+
+/// A decimal number that may be negative.
+fn signed(text: &str) -> Option<i32> {
+    let text = text.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    number::<i32>(digits)?;
+    text.parse().ok()
+}
+
+/// A limit: a non-negative number, or a negative one for no limit (0).
+fn no_limit_or<T: std::str::FromStr + Default>(text: &str) -> Option<T> {
+    match signed(text) {
+        Some(value) if value < 0 => Some(T::default()),
+        _ => number(text),
+    }
+}
+
+/// Reads `x,y` of a `YXBLOCK` into `cells`: on the board.
+fn block_cell(line: &str, size: u32, cells: &mut Vec<(u32, u32)>) -> Result<(), String> {
+    let (x, y) = pair(line).ok_or_else(|| format!("'{line}' is not x,y"))?;
+    if x >= size || y >= size {
+        return Err(format!("{x},{y} is off the {size}x{size} board"));
+    }
+    cells.push((x, y));
+    Ok(())
 }
 
 /// `x,y` (spaces allowed around the numbers).
@@ -528,46 +787,6 @@ fn stones_of(stones: &[Stone], field: u8, size: u32) -> Vec<String> {
         .filter(|stone| stone.2 == field)
         .map(|&(x, y, _)| cell_text(x, y, size))
         .collect()
-}
-
-/// Writes one search's result as Gomocup lines: one `MESSAGE` with the last iteration's
-/// depth, score, nodes and time, then the move `x,y`.
-struct GomocupReporter {
-    /// The board's height, to turn cells into `x,y`.
-    height: u32,
-    /// The `MESSAGE` of the last iteration.
-    last: Option<String>,
-    /// Where the engine's move goes (as cell text) before it is written.
-    played: Sender<String>,
-}
-
-impl Reporter for GomocupReporter {
-    /// The Gomocup has no win/draw/loss report: `_wdl` is left out.
-    fn iteration(&mut self, info: &SearchInfo<String>, _wdl: Option<Wdl>) -> Option<String> {
-        if info.multipv == 1 {
-            self.last = Some(format!(
-                "MESSAGE depth {} score {} nodes {} time {}",
-                info.depth,
-                ScoreReport::from_score(info.score),
-                info.nodes,
-                info.elapsed.as_millis()
-            ));
-        }
-        None
-    }
-
-    fn finished(&mut self, line: &[String]) -> Vec<String> {
-        let mut lines: Vec<String> = self.last.take().into_iter().collect();
-        let best = line.first();
-        match best.and_then(|best| Some((best, cell_xy(best, self.height)?))) {
-            Some((best, (x, y))) => {
-                let _ = self.played.send(best.clone());
-                lines.push(format!("{x},{y}"));
-            }
-            None => lines.push("ERROR no move: the game is over".to_string()),
-        }
-        lines
-    }
 }
 
 /// The part of `ms` the engine may spend: less [`MARGIN_MS`] and a [`MARGIN_DIVISOR`]th,
@@ -621,7 +840,9 @@ mod tests {
         assert_eq!((rule.name, value.as_str()), ("Rule", "exact5"));
         let (_, value) = dialect_option(game, RULE_SETTING, "0").unwrap();
         assert_eq!(value, "freestyle");
-        assert_eq!(dialect_option(game, RULE_SETTING, "4"), None);
+        let (_, value) = dialect_option(game, RULE_SETTING, "4").unwrap();
+        assert_eq!(value, "renju");
+        assert_eq!(dialect_option(game, RULE_SETTING, "8"), None);
         let connect4 = games::find("connect4").unwrap();
         assert_eq!(dialect_option(connect4, SIZE_SETTING, "15"), None);
     }

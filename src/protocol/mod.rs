@@ -18,6 +18,7 @@ pub mod session;
 #[cfg(feature = "tune")]
 pub mod tuning;
 pub mod uci;
+pub mod yixin;
 
 pub use controller::BenchCommand;
 pub use engine_loop::{run, run_protocol, Protocol};

@@ -505,7 +505,8 @@ mod tests {
                 "{bad}"
             );
         }
-        assert!(parse_option("Rule", Some("renju"), gomoku).is_err());
+        assert!(parse_option("Rule", Some("renju"), gomoku).is_ok());
+        assert!(parse_option("Rule", Some("caro"), gomoku).is_err());
         assert!(matches!(
             parse_option("BoardSize", Some("9"), games::find("chess").unwrap()),
             Err(OptionError::NotForGame { .. })
@@ -544,7 +545,8 @@ mod tests {
         assert!(
             gomoku.contains(&"option name BoardSize type spin default 15 min 5 max 22".to_string())
         );
-        let rule = "option name Rule type combo default freestyle var freestyle var exact5";
+        let rule =
+            "option name Rule type combo default freestyle var freestyle var exact5 var renju";
         assert!(gomoku.contains(&rule.to_string()));
         let gomoku20 = option_lines(games::find("gomoku20").unwrap());
         assert!(gomoku20

@@ -52,6 +52,9 @@ pub trait Session: Send {
     ) -> Result<(), SessionError>;
     /// Whether the game is over in the current position.
     fn is_over(&self) -> bool;
+    /// The legal moves of the current position, in the game's notation (none when the
+    /// game is over).
+    fn legal_moves(&self) -> Vec<String>;
     /// Whether a search is still running (one that has sent its `bestmove` is not).
     fn is_searching(&self) -> bool;
     /// Stops the running search, if any, and waits until its `bestmove` is out.
@@ -274,6 +277,18 @@ impl<G: Game> Session for GameSession<G> {
 
     fn is_over(&self) -> bool {
         game_result(&self.position).is_some()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.position.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut moves = MoveList::new();
+        self.position.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| self.position.format_move(mv))
+            .collect()
     }
 
     fn stop(&mut self) {

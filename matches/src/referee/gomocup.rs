@@ -3,7 +3,8 @@
 //!
 //! The board's size and rule come from the game being refereed ([`GomocupGame::of`]): its
 //! cells are the moves of its start position, and whether six in a row wins tells
-//! freestyle (`INFO rule 0`) from exactly five (`INFO rule 1`). Cells are converted
+//! freestyle (`INFO rule 0`) from exactly five (`INFO rule 1`) and renju (`INFO rule 4`:
+//! the second player's six wins, the first player's is forbidden). Cells are converted
 //! between cutoff's notation (`a1` bottom left) and Gomocup's `x,y` (0-based, top left):
 //! `x` is the file, `y` is the board's height minus the rank. Before each game the engine
 //! gets `START N` (`RECTSTART W,H` on a board that is not square) and its `INFO` lines;
@@ -37,7 +38,7 @@ pub struct GomocupGame {
     pub width: u32,
     /// Rows (ranks 1...).
     pub height: u32,
-    /// `INFO rule`: 0 freestyle (five or more win), 1 exactly five.
+    /// `INFO rule`: 0 freestyle (five or more win), 1 exactly five, 4 renju.
     pub rule: u32,
 }
 
@@ -70,7 +71,7 @@ fn only_last_ends<G: Game>(variant: &G::Variant, moves: &[&str]) -> Option<bool>
 impl GomocupGame {
     /// The board and rule of `G`: every move of its start position must be a cell, every
     /// cell of the rectangle a move, and five in a row must win (four not); the rule is
-    /// freestyle when an overline (six) wins too.
+    /// freestyle when an overline (six) wins too, renju when only the second player's does.
     pub fn of<G: Game>(variant: &G::Variant) -> Result<GomocupGame, String> {
         let start = G::start(variant);
         let mut moves = MoveList::new();
@@ -95,10 +96,20 @@ impl GomocupGame {
             "a1", "a3", "b1", "b3", "c1", "c3", "e1", "a5", "f1", "b5", "d1",
         ];
         let overline_wins = width < 6 || only_last_ends::<G>(variant, &six) == Some(true);
+        let second_six = [
+            "a3", "a1", "c3", "b1", "e3", "c1", "a5", "e1", "c5", "f1", "e5", "d1",
+        ];
+        let rule = if overline_wins {
+            0
+        } else if only_last_ends::<G>(variant, &second_six) == Some(true) {
+            4
+        } else {
+            1
+        };
         Ok(GomocupGame {
             width,
             height,
-            rule: if overline_wins { 0 } else { 1 },
+            rule,
         })
     }
 
@@ -473,6 +484,16 @@ mod tests {
         let four = MnkVariant::new(15, 15, 4).unwrap();
         assert!(GomocupGame::of::<Mnk>(&four).is_err());
         assert!(GomocupGame::of::<cutoff::games::connect4::Connect4>(&()).is_err());
+        // Gomoku's three rules.
+        use cutoff::games::gomoku::{Gomoku, GomokuVariant, Rule};
+        for (rule, number) in [
+            (Rule::Freestyle, 0),
+            (Rule::ExactlyFive, 1),
+            (Rule::Renju, 4),
+        ] {
+            let variant = GomokuVariant::new(15, rule).unwrap();
+            assert_eq!(GomocupGame::of::<Gomoku>(&variant).unwrap().rule, number);
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! Gomoku: five in a row on boards of 5x5 to 22x22, freestyle or exactly five.
+//! Gomoku: five in a row on boards of 5x5 to 22x22, freestyle, exactly five or renju.
 //!
 //! Two players alternately place a stone on an empty cell; the first to make five in a row
 //! (horizontally, vertically or diagonally) wins. Under the *freestyle* rule a longer line
-//! (an overline) wins too; under *exactly five* (the Gomocup's "standard") it does not. A
+//! (an overline) wins too; under *exactly five* (the Gomocup's "standard") it does not.
+//! Under *renju* White wins with five or more, Black with exactly five, and Black may not
+//! play a forbidden point (a double three, a double four or an overline: [`renju`]). A
 //! full board without a five is a draw.
 //!
 //! The position keeps, for every cell and direction, the line key of its four neighbours
@@ -22,6 +24,7 @@
 pub mod nnue;
 mod pattern;
 pub mod policy;
+pub mod renju;
 #[cfg(test)]
 mod tests;
 
@@ -59,7 +62,12 @@ pub const INFO: GameInfo = GameInfo {
             DialectSetting {
                 setting: "rule",
                 option: RULE_OPTION,
-                values: &[("0", FREESTYLE), ("1", EXACT_FIVE)],
+                values: &[
+                    ("0", FREESTYLE),
+                    ("1", EXACT_FIVE),
+                    ("2", RENJU),
+                    ("4", RENJU),
+                ],
             },
         ],
         pgn_variant: Some("gomoku"),
@@ -117,6 +125,24 @@ pub const STANDARD_INFO: GameInfo = GameInfo {
     ..INFO
 };
 
+/// Renju on 15x15 (the Renju International Federation's rule, Gomocup rule 4) in the
+/// registry.
+pub const RENJU_INFO: GameInfo = GameInfo {
+    name: "gomoku-renju",
+    aliases: &["renju"],
+    summary: "gomoku: 15x15, renju (Black may not make 3x3, 4x4 or overlines); cells a1-o15",
+    protocol: ProtocolSettings {
+        variant_options: &[size_option(15), rule_option(RENJU)],
+        pgn_variant: Some("gomoku-renju"),
+        ..INFO.protocol
+    },
+    tools: ToolSettings {
+        bench_positions: &[BenchPosition::from_start("h8 h9 i8 g8 i9 j10 g9 g7")],
+        ..INFO.tools
+    },
+    ..INFO
+};
+
 /// The name of the `BoardSize` variant option (the Gomocup's setting `size`, from `START N`).
 const SIZE_OPTION: &str = "BoardSize";
 /// The name of the `Rule` variant option (the Gomocup's setting `rule`, from `INFO rule`).
@@ -125,6 +151,8 @@ const RULE_OPTION: &str = "Rule";
 const FREESTYLE: &str = "freestyle";
 /// The `Rule` value of exactly five (Gomocup rule 1).
 const EXACT_FIVE: &str = "exact5";
+/// The `Rule` value of renju (Gomocup rule 4).
+const RENJU: &str = "renju";
 
 /// The `BoardSize` option of an entry whose board is `default` cells a side.
 const fn size_option(default: i64) -> VariantOption {
@@ -144,7 +172,7 @@ const fn rule_option(default: &'static str) -> VariantOption {
         name: RULE_OPTION,
         kind: VariantOptionKind::Combo {
             default,
-            vars: &[FREESTYLE, EXACT_FIVE],
+            vars: &[FREESTYLE, EXACT_FIVE, RENJU],
         },
     }
 }
@@ -162,6 +190,11 @@ pub fn freestyle20(settings: &VariantSettings) -> GomokuVariant {
 /// The variant of the `gomoku-standard` entry that `settings` choose.
 pub fn standard15(settings: &VariantSettings) -> GomokuVariant {
     GomokuVariant::from_settings(settings, &STANDARD_INFO)
+}
+
+/// The variant of the `gomoku-renju` entry that `settings` choose.
+pub fn renju15(settings: &VariantSettings) -> GomokuVariant {
+    GomokuVariant::from_settings(settings, &RENJU_INFO)
 }
 
 /// Smallest board side.
@@ -185,13 +218,16 @@ const EVAL_LIMIT: i32 = 15_000;
 /// Seed of the splitmix64 generator for the Zobrist keys.
 const ZOBRIST_SEED: u64 = 0x676f_6d6f_6b75_2135;
 
-/// Whether a line longer than five wins.
+/// Which lines win, and which points are forbidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more in a row wins.
     Freestyle = 0,
     /// Exactly five wins; six or more does not (Gomocup "standard").
     ExactlyFive = 1,
+    /// Renju: White wins with five or more, Black with exactly five, and Black may not
+    /// play a forbidden point ([`renju`]).
+    Renju = 2,
 }
 
 /// The board size and rule of a gomoku game, and the net that evaluates it.
@@ -199,7 +235,7 @@ pub enum Rule {
 pub struct GomokuVariant {
     /// Cells per side, `MIN_SIZE..=MAX_SIZE`.
     pub size: u8,
-    /// Whether overlines win.
+    /// Which lines win and which points are forbidden.
     pub rule: Rule,
     /// The net that evaluates instead of the hand-set cell values (the built-in one or
     /// `EvalFile`'s; a net with stone inputs on 15x15 only, see [`nnue`]); `None`: the
@@ -247,6 +283,7 @@ impl GomokuVariant {
         let size = option(SIZE_OPTION).map_or(15, |o| settings.spin(o));
         let rule = match option(RULE_OPTION).map(|o| settings.value(o)) {
             Some(value) if value == EXACT_FIVE => Rule::ExactlyFive,
+            Some(value) if value == RENJU => Rule::Renju,
             _ => Rule::Freestyle,
         };
         let variant = u8::try_from(size)
@@ -924,6 +961,7 @@ impl Gomoku {
             match self.variant.rule {
                 Rule::Freestyle => length >= 5,
                 Rule::ExactlyFive => length == 5,
+                Rule::Renju => length == 5 || (player == 1 && length > 5),
             }
         })
     }
@@ -941,10 +979,10 @@ impl Gomoku {
     fn defences(&self, moves: &mut MoveList<Cell>) -> bool {
         let own = self.side.index();
         let opponent = 1 - own;
-        let counts = (&self.threat_count[own], &self.threat_count[opponent]);
+        let counts = (self.playable_threats(own), self.playable_threats(opponent));
         let decisive =
             |c: &[u16; THREATS]| c[Threat::OpenFour as usize] + c[Threat::FourThree as usize];
-        if decisive(counts.1) == 0 || decisive(counts.0) > 0 {
+        if decisive(&counts.1) == 0 || decisive(&counts.0) > 0 {
             return false;
         }
         let mut chosen = [0u64; SET_WORDS];
@@ -970,7 +1008,8 @@ impl Gomoku {
                 }
             }
         }
-        moves.extend(cells_of(&chosen).map(|cell| Cell(cell as u16)));
+        let allowed = cells_of(&chosen).filter(|&cell| self.allowed(cell, own));
+        moves.extend(allowed.map(|cell| Cell(cell as u16)));
         !moves.is_empty()
     }
 
@@ -1045,7 +1084,8 @@ impl Gomoku {
 
     /// The moves forced on the side to move, pushed on `moves`: none when the game is won,
     /// a five if it has one, else the blocks of the opponent's fives. Returns whether that
-    /// settles the list (won, or a five to play); blocks leave it open to the caller.
+    /// settles the list (won, a five to play, or a five threatened that only forbidden
+    /// points block: no move); blocks leave it open to the caller.
     fn push_forced(&self, moves: &mut MoveList<Cell>) -> bool {
         if self.won {
             return true;
@@ -1055,12 +1095,16 @@ impl Gomoku {
             moves.push(Cell(cell as u16));
             return true;
         }
+        let mut threatened = false;
         for cell in cells_of(&self.fives[1 - own]) {
             if self.five_through(cell, 1 - own) {
-                moves.push(Cell(cell as u16));
+                threatened = true;
+                if self.allowed(cell, own) {
+                    moves.push(Cell(cell as u16));
+                }
             }
         }
-        false
+        threatened && moves.is_empty()
     }
 
     /// Parses a cell name such as `h8` ([`grid::parse_cell_name`]) on this board.
@@ -1069,15 +1113,45 @@ impl Gomoku {
         self.cell(file, rank)
     }
 
-    /// The threat levels of a cell for the side to move and the opponent.
+    /// The threat levels of a cell for the side to move and the opponent (under renju,
+    /// none for Black where the cell is forbidden to it).
     fn threats(&self, cell: usize) -> (Threat, Threat, i32) {
         let own = self.side.index();
         let [mine, theirs] = [own, 1 - own].map(|player| self.cells[cell].info[player]);
+        let level = |player: usize, threat: u8| {
+            let threat = threat_from(threat);
+            if player == 0 && threat >= Threat::DoubleThree && !self.allowed(cell, 0) {
+                Threat::None
+            } else {
+                threat
+            }
+        };
         (
-            threat_from(mine.threat),
-            threat_from(theirs.threat),
+            level(own, mine.threat),
+            level(1 - own, theirs.threat),
             mine.value() + theirs.value(),
         )
+    }
+
+    /// The counts of empty cells per threat level of `player` that it may play: the
+    /// incremental counts, but under renju Black's open fours and four-threes only where
+    /// they are not forbidden, and none of its double threes (each is forbidden, or one of
+    /// its threes is false).
+    fn playable_threats(&self, player: usize) -> [u16; THREATS] {
+        let mut counts = self.threat_count[player];
+        if player != 0 || self.variant.rule != Rule::Renju {
+            return counts;
+        }
+        counts[Threat::DoubleThree as usize] = 0;
+        for level in [Threat::OpenFour, Threat::FourThree] {
+            if counts[level as usize] > 0 {
+                let playable = cells_of(&self.fours[0]).filter(|&cell| {
+                    self.cells[cell].info[0].threat == level as u8 && self.allowed(cell, 0)
+                });
+                counts[level as usize] = playable.count() as u16;
+            }
+        }
+        counts
     }
 }
 
@@ -1186,8 +1260,9 @@ impl Rules for Gomoku {
         if self.won {
             return;
         }
+        let own = self.side.index();
         for cell in self.board_cells() {
-            if self.board[cell] == EMPTY {
+            if self.board[cell] == EMPTY && self.allowed(cell, own) {
                 moves.push(Cell(cell as u16));
             }
         }
@@ -1232,12 +1307,20 @@ impl Rules for Gomoku {
 
     fn parse_move(&self, text: &str) -> Result<Cell, GameError> {
         let over = self.outcome().is_some();
-        grid::parse_placement(
+        let cell = grid::parse_placement(
             text,
             |text| self.parse_cell(text),
             over,
             |cell| !self.is_empty_cell(usize::from(cell.0)),
-        )
+        )?;
+        if !self.allowed(usize::from(cell.0), self.side.index()) {
+            return Err(GameError::IllegalMove(format!(
+                "{}: a forbidden point for Black under renju (double three, double four or \
+                 overline)",
+                text.trim()
+            )));
+        }
+        Ok(cell)
     }
 
     fn format_move(&self, mv: Cell) -> String {
@@ -1248,16 +1331,21 @@ impl Rules for Gomoku {
 
 impl SearchHooks for Gomoku {
     /// The moves worth searching: a win at once if there is one, else the blocks of the
-    /// opponent's fives if there are any, else the empty cells near the stones.
+    /// opponent's fives if there are any (under renju, when Black may block none, the near
+    /// cells: every move loses), else the empty cells near the stones.
     fn generate_search_moves(&self, moves: &mut MoveList<Cell>) {
         if self.push_forced(moves) {
+            if self.won || !moves.is_empty() {
+                return;
+            }
+            // Renju: only forbidden points block the five. The game is lost, but a move is
+            // due (the root must play one): the near cells, each answered by the five.
+        } else if !moves.is_empty() || self.defences(moves) {
             return;
         }
-        if !moves.is_empty() || self.defences(moves) {
-            return;
-        }
+        let own = self.side.index();
         for cell in self.board_cells() {
-            if self.board[cell] == EMPTY && self.near[cell] > 0 {
+            if self.board[cell] == EMPTY && self.near[cell] > 0 && self.allowed(cell, own) {
                 moves.push(Cell(cell as u16));
             }
         }
@@ -1279,7 +1367,8 @@ impl SearchHooks for Gomoku {
     /// decide the game in a few moves are scored as nearly won or lost.
     fn evaluate(&self) -> i32 {
         let own = self.side.index();
-        let (mine, theirs) = (&self.threat_count[own], &self.threat_count[1 - own]);
+        let (mine, theirs) = (self.playable_threats(own), self.playable_threats(1 - own));
+        let (mine, theirs) = (&mine, &theirs);
         let level = |counts: &[u16; THREATS], threat: Threat| counts[threat as usize];
         let base = self
             .net_value_mean()
@@ -1407,7 +1496,8 @@ impl SearchHooks for Gomoku {
         if moves.is_empty() {
             let last = self.own_last_record().map(|entry| usize::from(entry.cell));
             let fours = cells_of(&self.fours[own])
-                .filter(|&cell| last.map_or(true, |stone| self.within_vcf_reach(cell, stone)));
+                .filter(|&cell| last.map_or(true, |stone| self.within_vcf_reach(cell, stone)))
+                .filter(|&cell| self.allowed(cell, own));
             moves.extend(fours.map(|cell| Cell(cell as u16)));
         }
     }

@@ -12,7 +12,8 @@
 //!
 //! Only the nine cells of the window are seen, so under the exactly-five rule a five that
 //! touches the window's end may be an overline: patterns guide the search; wins are always
-//! decided on the board itself.
+//! decided on the board itself. Under renju the first player's (Black's) patterns are those
+//! of exactly five and the second player's those of freestyle.
 
 use std::sync::OnceLock;
 
@@ -78,7 +79,7 @@ impl Perspective {
 }
 
 /// Per rule, both players' patterns per absolute line key, built on first use.
-static TABLES: OnceLock<[Box<[[Pattern; 2]]>; 2]> = OnceLock::new();
+static TABLES: OnceLock<[Box<[[Pattern; 2]]>; 3]> = OnceLock::new();
 
 /// The pattern of `key` from the view of the player to place the stone (the first
 /// player's entry of [`pair_table`]: to the first player, keys are already its view).
@@ -91,11 +92,15 @@ pub fn own_pattern(rule: Rule, key: u16) -> Pattern {
 /// player's): one read where the search needs both, without turning the key.
 pub fn pair_table(rule: Rule) -> &'static [[Pattern; 2]] {
     let tables = TABLES.get_or_init(|| {
-        [Rule::Freestyle, Rule::ExactlyFive].map(|rule| {
-            let table = build(rule);
+        let [free, exact] = [Rule::Freestyle, Rule::ExactlyFive].map(build);
+        // Per rule, the table each player's patterns come from.
+        let sources: [[&[Pattern]; 2]; 3] = [[&free, &free], [&exact, &exact], [&exact, &free]];
+        sources.map(|tables| {
             (0..KEYS)
                 .map(|key| {
-                    [0, 1].map(|player| table[usize::from(Perspective::of(key as u16, player))])
+                    [0, 1].map(|player| {
+                        tables[player][usize::from(Perspective::of(key as u16, player))]
+                    })
                 })
                 .collect()
         })
@@ -137,7 +142,8 @@ fn is_five(line: &[u8; 9], rule: Rule) -> bool {
     let run = run_through_middle(line);
     match rule {
         Rule::Freestyle => run >= 5,
-        Rule::ExactlyFive => run == 5,
+        // Renju's tables are those of the other two rules (see `pair_table`).
+        Rule::ExactlyFive | Rule::Renju => run == 5,
     }
 }
 
@@ -257,6 +263,19 @@ mod tests {
             pair_table(Rule::Freestyle)[usize::from(key("..oxxxx.."))][1],
             Pattern::Dead
         );
+    }
+
+    #[test]
+    fn renju_reads_black_as_exactly_five_and_white_as_freestyle() {
+        let k = key(".xxxx.x..");
+        let (free, exact) = (pair_table(Rule::Freestyle), pair_table(Rule::ExactlyFive));
+        let renju = pair_table(Rule::Renju)[usize::from(k)];
+        assert_eq!(renju[0], exact[usize::from(k)][0]);
+        assert_eq!(renju[0], Pattern::Block4);
+        // The same stones as White's: a freestyle open four (an overline wins for White).
+        let white = usize::from(Perspective::of(k, 1));
+        assert_eq!(pair_table(Rule::Renju)[white][1], free[white][1]);
+        assert_eq!(free[white][1], Pattern::Flex4);
     }
 
     #[test]

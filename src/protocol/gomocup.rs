@@ -579,8 +579,11 @@ impl Gomocup {
                 );
             }
             "thread_num" => {
+                // A manager's thread count, at most the machine's cores: more threads than
+                // cores only slow a Gomocup turn down (Yixin Board sends what it is told).
                 let threads: u64 = number(value).ok_or_else(bad)?;
-                let threads = threads.clamp(1, MAX_THREADS as u64) as usize;
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let threads = threads.clamp(1, cores.min(MAX_THREADS) as u64) as usize;
                 return self.set(controller, OptionChange::Threads(threads));
             }
             "rule" => return self.rule(controller, number(value).ok_or_else(bad)?),

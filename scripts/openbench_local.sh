@@ -37,8 +37,8 @@
 # and avoids the rest by configuration: clients run with --no-client-downloads and find
 # fastchess-ob in their folder; the test's book (openings/chess.txt as EPD) is served from
 # 127.0.0.1; Config/config.json lists only that book and cutoff. The two clients share one
-# CARGO_TARGET_DIR, so the dependencies build once. The DATAGEN workload has priority 1, so
-# the clients play it first, then the test.
+# CARGO_TARGET_DIR (when both Makefiles honour it), so the dependencies build once. The
+# DATAGEN workload has priority 1: the clients play it first, then the test.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -319,9 +319,16 @@ print(json.dumps(f))")
 TEST_ID=$(web test "$TEST_FORM") || die "creating the test failed"
 step "datagen/$DG_ID and test/$TEST_ID (dev $DEV_SHA, base $BASE_SHA, $GAMES games at $TC)"
 
-# One cargo target directory for both clients (the Makefile honours CARGO_TARGET_DIR): the
-# dependencies build once, and cargo's lock takes the clients' builds one at a time.
-export CARGO_TARGET_DIR=$DIR/cargo-target
+# One cargo target directory for both clients when both commits' Makefiles honour
+# CARGO_TARGET_DIR: the dependencies build once, and cargo's lock takes the builds one at a
+# time. Temporary files (the clients unzip and build there) stay in the scratch directory.
+SHARE=$DIR/cargo-target
+for sha in "$DEV_SHA" "$BASE_SHA"; do
+    git -C "$ROOT" show "$sha:Makefile" 2>/dev/null | grep -q CARGO_TARGET_DIR || SHARE=
+done
+if [ -n "$SHARE" ]; then export CARGO_TARGET_DIR=$SHARE; else unset CARGO_TARGET_DIR; fi
+export TMPDIR=$DIR/tmp
+mkdir -p "$TMPDIR"
 for n in 1 2; do
     C=$DIR/client$n
     cp -r "$OB/Client" "$C" && cp "$FASTCHESS" "$C/fastchess-ob"
@@ -352,7 +359,7 @@ PGN_GAMES=$("$PY" -c 'import bz2,sys; print(sum(bz2.open(f,"rt").read().count("[
 STORE=$DIR/store/openbench-datagen.cgr
 "$CUTOFF" --game chess data import "${PGNS[@]}" --out "$STORE" 2>&1 | tee "$DIR/import.log" \
     || die "data import failed"
-"$CUTOFF" --game chess data stats "$STORE" 2>&1 | tee "$DIR/stats.log" || die "data stats failed"
+"$CUTOFF" --game chess data stats --data "$STORE" 2>&1 | tee "$DIR/stats.log" || die "data stats failed"
 
 wait_for "$TEST_ID" || { tail -n 30 "$DIR"/client*.log; die "the test did not finish"; }
 step "test finished"

@@ -21,6 +21,8 @@
 #   --datagen-games N  DATAGEN games [32]         --datagen-nodes N  nodes a move [5000]
 #   --port N           server port; the zip server uses N+1 [8741]
 #   --nice N           niceness of the server and clients [10]
+#   --cargo-target DIR the clients' shared cargo target directory, to keep and reuse across
+#                      runs (not the host build's) [a new one in the scratch directory]
 #   --timeout MIN      deadline of each workload, in minutes [90]
 # Needs python3 (with venv and pip; PyPI for Django 4.2.1, django-htmlmin, requests, scipy,
 # psutil, py-cpuinfo), git, make, cargo, g++ or clang++, tar. Listens on 127.0.0.1 only.
@@ -45,7 +47,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OB_SHA256=c68cfb811cce5dbfb6a0c376ba586626d6fc15f0c99bee0e26e241f2f52ecff7
 OB_TAR=${OPENBENCH_TARBALL:-$ROOT/../shared/tools/openbench/openbench-source-9906bad.tar.gz}
 FASTCHESS=${FASTCHESS:-}
-DIR= KEEP=0 CUTOFF= ENGINE_CONFIG=$ROOT/openbench/cutoff.json
+DIR= KEEP=0 CUTOFF= ENGINE_CONFIG=$ROOT/openbench/cutoff.json CARGO_TARGET=
 DEV=HEAD BASE=HEAD~1 GAMES=24 TC=2.0+0.02 DG_GAMES=32 DG_NODES=5000
 PORT=8741 NICE=10 TIMEOUT=90
 
@@ -60,7 +62,7 @@ while [ $# -gt 0 ]; do
         --games) GAMES=$2; shift ;;           --tc) TC=$2; shift ;;
         --datagen-games) DG_GAMES=$2; shift ;; --datagen-nodes) DG_NODES=$2; shift ;;
         --port) PORT=$2; shift ;;             --nice) NICE=$2; shift ;;
-        --timeout) TIMEOUT=$2; shift ;;
+        --timeout) TIMEOUT=$2; shift ;;       --cargo-target) CARGO_TARGET=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -70,6 +72,7 @@ for n in GAMES DG_GAMES DG_NODES PORT NICE TIMEOUT; do
     [[ ${!n} =~ ^[0-9]+$ ]] || die "$n must be a whole number, not '${!n}'"
 done
 FASTCHESS=${FASTCHESS:-$(dirname "$OB_TAR")/fastchess}
+if [ -n "$CARGO_TARGET" ]; then mkdir -p "$CARGO_TARGET" && CARGO_TARGET=$(cd "$CARGO_TARGET" && pwd); fi
 for tool in python3 git make cargo tar; do
     command -v $tool >/dev/null || die "$tool not found on PATH"
 done
@@ -322,7 +325,7 @@ step "datagen/$DG_ID and test/$TEST_ID (dev $DEV_SHA, base $BASE_SHA, $GAMES gam
 # One cargo target directory for both clients when both commits' Makefiles honour
 # CARGO_TARGET_DIR: the dependencies build once, and cargo's lock takes the builds one at a
 # time. Temporary files (the clients unzip and build there) stay in the scratch directory.
-SHARE=$DIR/cargo-target
+SHARE=${CARGO_TARGET:-$DIR/cargo-target}
 for sha in "$DEV_SHA" "$BASE_SHA"; do
     git -C "$ROOT" show "$sha:Makefile" 2>/dev/null | grep -q CARGO_TARGET_DIR || SHARE=
 done

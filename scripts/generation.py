@@ -10,7 +10,8 @@ one only if it won the match.
 
 Subcommands:
   run     the loop: datagen, train, match and the keep rule, generation after generation
-  add     registers chunk files made by hand (with their logs) into data/ and the manifest
+  add     registers chunk files made by hand (with their logs) into data/ and the manifest:
+          datagen chunks, or PGN imports (`data import`, named <game>-g<G>-pgn-<label>.cgr)
   status  per game and generation: files, games, positions, bytes, bytes a position
   verify  every manifest line's file exists with its size and sha256, every data/*/*.cgr
           has its line
@@ -64,6 +65,9 @@ CHUNK_NAME = re.compile(
     r"^(?P<game>.+?)-g(?P<gen>\d+)-s(?P<seed>\d+)-n(?P<nodes>\d+)-c(?P<chunk>\d{4,})\.cgr$")
 SUMMARY = re.compile(r"^(\d+) games \(numbers \d+ to \d+\), (\d+) positions written",
                      re.MULTILINE)
+# A store file of `cutoff data import` (games of PGN files, e.g. OpenBench's DATAGEN).
+IMPORT_NAME = re.compile(r"^(?P<game>.+?)-g(?P<gen>\d+)-pgn-[A-Za-z0-9_.-]+\.cgr$")
+IMPORT_SUMMARY = re.compile(r"^(\d+) games imported, (\d+) positions written", re.MULTILINE)
 EPOCH_LINE = re.compile(r"^epoch .*validation loss ([0-9.]+) .*-> (\S+)$")
 
 
@@ -195,16 +199,38 @@ def read_chunk_log(log):
     first = text.splitlines()[0] if text else ""
     if not first.startswith("# "):
         raise Refused(f"{log}: the first line is not '# <command>'")
-    summary = SUMMARY.search(text)
+    summary = SUMMARY.search(text) or IMPORT_SUMMARY.search(text)
     if not summary:
         raise Refused(f"{log}: no datagen summary ('N games (numbers ...), P positions "
                       "written'): the chunk did not finish")
     return shlex.split(first[2:]), int(summary.group(1)), int(summary.group(2))
 
 
+def is_import(argv):
+    """Whether a command is `cutoff ... data import ...`."""
+    return any(a == "data" and b == "import" for a, b in zip(argv, argv[1:]))
+
+
+def check_import(name, argv, game, gen):
+    """Refuses an imported file whose name or command does not match its game and
+    generation."""
+    m = IMPORT_NAME.match(name)
+    if not m:
+        raise Refused(f"{name}: not a store name for an import (<game>-g<G>-pgn-<label>.cgr)")
+    wrong = []
+    if option(argv, "--game") != game:
+        wrong.append(f"--game {option(argv, '--game')} (the store's game is {game})")
+    if m["game"] != game or int(m["gen"]) != gen:
+        wrong.append(f"the name says game {m['game']}, generation {m['gen']}")
+    if wrong:
+        raise Refused(f"{name}: the command does not match: {', '.join(wrong)}")
+
+
 def check_chunk(name, argv, game, gen, games):
     """Refuses a chunk whose name does not match its command (game, generation, seed,
     nodes, first game) or the store's naming."""
+    if is_import(argv):
+        return check_import(name, argv, game, gen)
     m = CHUNK_NAME.match(name)
     if not m:
         raise Refused(f"{name}: not a store name (<game>-g<G>-s<seed>-n<nodes>-c<KKKK>.cgr)")

@@ -1,10 +1,12 @@
-//! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout; each
+//! The `cutoff` command line: without a subcommand it speaks UCI/UGI on stdin/stdout, after
+//! running its arguments as protocol lines (`cutoff uci quit`, OpenBench's
+//! `cutoff "genfens 8 seed 5 book None" quit`); each
 //! subcommand is a tool with its own arguments and `run`, which this file only dispatches:
 //! the engine tools from the engine library (`cutoff::tools`), `match` and `play` from the
 //! match crate (`cutoff_match`), `datagen`, `train`, `data` and `tune` from the training
 //! library (`cutoff_training`).
 
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +37,11 @@ struct Cli {
     protocol: protocol::Protocol,
     #[command(subcommand)]
     command: Option<Tool>,
+    /// Protocol lines run in order before standard input is read (`cutoff uci quit`,
+    /// `cutoff "go depth 5" quit`); the session ends at `quit` or the end of the input. A
+    /// first word that names a tool runs the tool instead.
+    #[arg(value_name = "LINE")]
+    lines: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -112,6 +119,16 @@ fn report_as(result: Result<ExitCode, String>, failure: u8) -> ExitCode {
     })
 }
 
+/// What the protocol reads: the command-line `lines`, one a line, then standard input.
+fn protocol_input(lines: &[String]) -> impl BufRead + Send + 'static {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    Cursor::new(text).chain(BufReader::new(io::stdin()))
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -120,7 +137,7 @@ fn main() -> ExitCode {
     let game = cli.game;
     match cli.command {
         None => {
-            let input = BufReader::new(io::stdin());
+            let input = protocol_input(&cli.lines);
             // The protocol's `bench` command is the bench tool, wired in here.
             let bench = |depth, hash_mb| bench::run(depth, hash_mb).lines();
             let code = protocol::run_protocol(input, io::stdout(), game, bench, cli.protocol);

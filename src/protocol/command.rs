@@ -6,6 +6,7 @@
 use thiserror::Error;
 
 use super::dialect::{ClockKey, Dialect};
+use super::genfens::{parse_genfens, GenfensRequest};
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +147,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `register ...`: accepted and ignored (no registration is needed).
     Register,
+    /// `genfens N seed S book <None|FILE> [plies A[-B]]`: OpenBench's opening positions.
+    Genfens(GenfensRequest),
 }
 
 /// Why a line could not be parsed.
@@ -227,6 +230,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             [n] => Command::Bench(Some(number("bench", n)?)),
             _ => return Err(CommandError::Malformed("usage: bench [DEPTH]".into())),
         },
+        "genfens" => Command::Genfens(parse_genfens(rest)?),
         other => return Err(CommandError::Unknown(other.to_string())),
     };
     Ok(Some(command))

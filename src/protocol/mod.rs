@@ -12,6 +12,7 @@ pub mod dialect;
 pub mod engine_loop;
 pub mod format;
 pub mod frontend;
+pub mod genfens;
 pub mod gomocup;
 pub mod options;
 pub mod session;

@@ -10,6 +10,7 @@ use crossbeam_channel::Sender;
 
 use super::command::{GoParams, PositionStart, Query};
 use super::format::format_perft;
+use super::genfens::GenfensRequest;
 use crate::games::setup;
 use crate::games::{GameKind, GameVisitor, Registered, VariantSettings};
 use crate::search::perft::PerftDivide;
@@ -88,6 +89,14 @@ pub trait Session: Send {
     fn eval(&self) -> Vec<String>;
     /// Perft lines (`perft N`, `go perft N`).
     fn perft(&self, depth: u32) -> Vec<String>;
+    /// OpenBench's opening positions (`genfens`) in this session's variant and evaluation,
+    /// each FEN handed to `emit` as it is found (`book`: the book's lines as FENs).
+    fn genfens(
+        &self,
+        request: &GenfensRequest,
+        book: &[String],
+        emit: &mut dyn FnMut(String),
+    ) -> Result<(), SessionError>;
 }
 
 /// Creates the session of a game in the variant and with the evaluation `settings` select.
@@ -366,6 +375,15 @@ impl<G: Game> Session for GameSession<G> {
     }
     fn perft(&self, depth: u32) -> Vec<String> {
         format_perft(&PerftDivide::run(&self.position, depth))
+    }
+
+    fn genfens(
+        &self,
+        request: &GenfensRequest,
+        book: &[String],
+        emit: &mut dyn FnMut(String),
+    ) -> Result<(), SessionError> {
+        super::genfens::generate::<G>(&self.variant, request, book, emit)
     }
 }
 

@@ -12,6 +12,7 @@ use super::command::{parse, Command};
 use super::controller::{BenchCommand, Controller, ENGINE_AUTHOR, ENGINE_NAME};
 use super::format::{format_bestmove, format_info, Dialect};
 use super::frontend::{shorten_long_words, FrontEnd};
+use super::genfens::{read_book, GenfensRequest};
 use super::options::{missing_for_game, option_lines, parse_option};
 use super::session::Reporter;
 use crate::games;
@@ -75,6 +76,7 @@ impl FrontEnd for UciFamily {
                 }
             }
             Command::Go(params) => self.go(controller, params),
+            Command::Genfens(request) => genfens(controller, &request),
             other => self.inspect(controller, other),
         }
         true
@@ -181,6 +183,25 @@ impl UciFamily {
             }
             Err(e) => error(controller, e),
         }
+    }
+}
+
+/// `genfens`: one `info string genfens <FEN>` line per opening, or an error (a search
+/// running, a book that cannot be read, too few openings found).
+fn genfens(controller: &Controller, request: &GenfensRequest) {
+    if refuse_while_searching(controller, "genfens") {
+        return;
+    }
+    let book = match &request.book {
+        Some(path) => match read_book(path) {
+            Ok(book) => book,
+            Err(e) => return error(controller, e),
+        },
+        None => Vec::new(),
+    };
+    let mut emit = |fen: String| controller.send(format!("info string genfens {fen}"));
+    if let Err(e) = controller.session().genfens(request, &book, &mut emit) {
+        error(controller, e);
     }
 }
 

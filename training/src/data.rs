@@ -3,7 +3,8 @@
 //! trainer's records in a seeded random order (any game with a [`TrainingSupport`], whose
 //! record size it uses); `stats` reports on store files (games, results by colour, plies,
 //! scores, duplicates, damaged blocks); `relabel` mixes each record's score with a teacher
-//! net's evaluation ([`crate::relabel`]); `convert` turns chess datagen's text format
+//! net's evaluation ([`crate::relabel`]); `import` turns chess PGN games with engine
+//! scores into a store file ([`crate::chess::import`]); `convert` turns chess datagen's text format
 //! (`FEN;result`, no score) into `ChessBoard` records whose score is 0 (train them with
 //! `--wdl 1.0`).
 //!
@@ -84,6 +85,17 @@ pub enum DataAction {
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<String>,
     },
+    /// Chess: the games of PGN files (plain or `.bz2`) whose move comments carry the
+    /// engines' scores (fastchess's `{+0.31/12 0.123s}`, OpenBench's DATAGEN uploads) as a
+    /// store file; a game that cannot be replayed is skipped with its number and reason.
+    Import {
+        /// The PGN files.
+        #[arg(num_args = 1.., required = true)]
+        files: Vec<String>,
+        /// The store file (`.cgr`; replaced whole, once every game is read).
+        #[arg(long)]
+        out: String,
+    },
     /// Converts chess datagen's text lines `FEN;result` into records with score 0.
     Convert {
         /// The text file.
@@ -156,6 +168,15 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
             };
             let stats = training.read_store(&files, &dedup, false, &mut Vec::new())?;
             println!("{}", stats.report());
+            return Ok(());
+        }
+        DataAction::Import { files, out } => {
+            chess_only(game, "data import reads chess games")?;
+            let summary = crate::chess::import::import_pgn_files(files, out)?;
+            for skipped in &summary.skipped {
+                eprintln!("skipped: {skipped}");
+            }
+            println!("{}", summary.line(out));
             return Ok(());
         }
         DataAction::Convert { text, out } => {

@@ -312,8 +312,9 @@ pub fn feature(
 }
 
 /// The net file built into the binary: `nets/default.nnue` (its provenance is in
-/// `nets/README.md`).
-const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
+/// `nets/README.md`), or the file `CUTOFF_EVALFILE` named at build time (`build.rs`,
+/// the `Makefile`'s `EVALFILE=`).
+const EMBEDDED_NET: &[u8] = include_bytes!(env!("CUTOFF_CHESS_NET"));
 
 /// The net embedded in the binary, parsed once, then shared by every position and thread;
 /// `None` only if the file built in is not a valid net (a unit test rules that out).

@@ -3,12 +3,15 @@
 //! viriformat games, [`store`]), reached by
 //! `cutoff datagen`, `train` and `data` through its [`TrainingSupport`] below; `cutoff tune`
 //! fits the hand-crafted evaluation's weights ([`tune`], its command line in [`cli`]);
-//! `cutoff data convert` turns text lines into records ([`records`]). The features of a
+//! `cutoff data convert` turns text lines into records ([`records`]); `cutoff data import`
+//! turns PGN games with engine scores into store files ([`import`], [`pgn`]). The features of a
 //! bullet record are here too ([`record_features`]): the engine reads boards, never
 //! records.
 
 pub mod cli;
 pub mod datagen;
+pub mod import;
+pub mod pgn;
 pub mod records;
 pub mod store;
 pub mod tune;

@@ -39,8 +39,12 @@ fn genfens(lines: &[String]) -> Vec<String> {
 fn uci_quit_on_the_command_line_answers_uciok_and_exits() {
     let lines = lines_until_exit(&["uci", "quit"]);
     assert_eq!(lines.last().map(String::as_str), Some("uciok"), "{lines:?}");
-    assert!(lines.iter().any(|line| line.starts_with("option name Hash ")));
-    assert!(lines.iter().any(|line| line.starts_with("option name Threads ")));
+    assert!(lines
+        .iter()
+        .any(|line| line.starts_with("option name Hash ")));
+    assert!(lines
+        .iter()
+        .any(|line| line.starts_with("option name Threads ")));
 }
 
 #[test]
@@ -55,7 +59,10 @@ fn argument_lines_run_before_stdin_which_follows() {
     assert!(engine.wait_exit(TIMEOUT).is_some());
     // A tool's name is still the tool.
     let bench = common::run_ok(&["bench", "1"]);
-    assert!(bench.lines().last().unwrap_or("").starts_with("Bench: "), "{bench}");
+    assert!(
+        bench.lines().last().unwrap_or("").starts_with("Bench: "),
+        "{bench}"
+    );
 }
 
 #[test]
@@ -78,7 +85,11 @@ fn genfens_openings_are_legal_distinct_and_seeded() {
         let total = engine.expect("Nodes searched: ");
         assert_ne!(total, "Nodes searched: 0", "{fen}");
     }
-    let errors: Vec<&String> = engine.transcript.iter().filter(|l| l.contains("error")).collect();
+    let errors: Vec<&String> = engine
+        .transcript
+        .iter()
+        .filter(|l| l.contains("error"))
+        .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
 
@@ -97,7 +108,12 @@ fn genfens_reads_an_epd_book() {
     let found = genfens(&lines);
     assert_eq!(found.len(), 5, "{lines:?}");
     // 2 or 3 plies after a book line at move 2, White to move.
-    assert!(found.iter().all(|fen| fen.ends_with(" 3") || fen.ends_with(" 4")), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|fen| fen.ends_with(" 3") || fen.ends_with(" 4")),
+        "{found:?}"
+    );
 }
 
 #[test]

@@ -52,7 +52,7 @@ const USAGE: &str = "usage: genfens N seed S book <None|FILE> [plies A[-B]]";
 pub fn parse_genfens(rest: &[&str]) -> Result<GenfensRequest, CommandError> {
     let malformed = |what: String| CommandError::Malformed(format!("genfens: {what}; {USAGE}"));
     let [count, "seed", seed, "book", book, extra @ ..] = rest else {
-        return Err(malformed("missing arguments".to_string()));
+        return Err(malformed("expected 'N seed S book B'".to_string()));
     };
     let count = match count.parse::<usize>() {
         Ok(number) if (1..=MAX_OPENINGS).contains(&number) && is_digits(count) => number,

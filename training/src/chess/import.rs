@@ -49,9 +49,16 @@ pub fn import_pgn_files(files: &[String], out: &str) -> Result<ImportSummary, St
     }
     writer.finish()?;
     if summary.games == 0 {
+        let shown: Vec<&str> = summary.skipped.iter().take(3).map(String::as_str).collect();
         return Err(format!(
-            "no game to import ({} skipped): {out} not written",
-            summary.skipped.len()
+            "no game to import ({} skipped: {}{}): {out} not written",
+            summary.skipped.len(),
+            shown.join("; "),
+            if summary.skipped.len() > 3 {
+                "; ..."
+            } else {
+                ""
+            }
         ));
     }
     write_whole(out, &bytes)?;
@@ -182,6 +189,32 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Two games of cutoff against itself played by fastchess 1.8.2 (2,000 nodes a move,
+    /// from genfens openings), as its `-pgnout` writes them.
+    const FASTCHESS_PGN: &str = include_str!("../../tests/data/fastchess-cutoff.pgn");
+
+    #[test]
+    fn a_fastchess_pgn_imports() {
+        let mut bytes = Vec::new();
+        let mut writer = BlockWriter::new(&mut bytes, blocks::VIRIFORMAT);
+        let mut summary = ImportSummary::default();
+        import_games(FASTCHESS_PGN.as_bytes(), "f", &mut writer, &mut summary).unwrap();
+        writer.finish().unwrap();
+        assert!(summary.skipped.is_empty(), "{:?}", summary.skipped);
+        // The first game stops before 19. Rxh7+ {+M5/8}: 28 moves; the second has 97.
+        assert_eq!((summary.games, summary.positions), (2, 28 + 97));
+        let read = read_games(&bytes, "f");
+        assert!(read.errors.is_empty(), "{:?}", read.errors);
+        // 5. e4 {-0.03/5} Bg7 {+0.14/5}, from White's view.
+        assert_eq!(
+            read.games[0].moves[..2]
+                .iter()
+                .map(|m| m.1)
+                .collect::<Vec<_>>(),
+            [-3, -14]
+        );
+    }
+
     #[test]
     fn a_damaged_or_empty_input_writes_nothing() {
         let dir = scratch("bad");
@@ -207,7 +240,8 @@ mod tests {
         .unwrap();
         let error = import_pgn_files(&[atomic.display().to_string()], &out_name).unwrap_err();
         assert!(
-            error.starts_with("no game to import (1 skipped)"),
+            error.starts_with("no game to import (1 skipped: ")
+                && error.contains("atomic.pgn: game 1: variant 'atomic'"),
             "{error}"
         );
         let missing = dir.join("missing.pgn").display().to_string();

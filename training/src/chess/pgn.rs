@@ -24,7 +24,7 @@ use cutoff::search::score::MAX_EVAL;
 pub struct PgnGame {
     /// The tag pairs (`[Name "value"]`), in order.
     pub tags: Vec<(String, String)>,
-    /// The movetext, its lines joined by spaces.
+    /// The movetext, its lines joined by line ends.
     pub movetext: String,
 }
 
@@ -99,7 +99,7 @@ impl<R: BufRead> Iterator for PgnGames<R> {
                 }
             } else if !line.is_empty() && !line.starts_with('%') {
                 if !game.movetext.is_empty() {
-                    game.movetext.push(' ');
+                    game.movetext.push('\n');
                 }
                 game.movetext.push_str(&line);
             }
@@ -141,8 +141,8 @@ fn tokens(movetext: &str) -> Vec<Token> {
                 }
             }
             ';' => {
-                // To the end of the line: lines were joined, so to the end of the text.
-                break;
+                // A comment to the end of the line.
+                chars.by_ref().take_while(|&c| c != '\n').for_each(drop);
             }
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
@@ -476,6 +476,8 @@ mod tests {
             reason("[Result \"1-0\"]\n\n1. e4 {book} 1-0\n"),
             "no move with a score"
         );
+        let commented = "[Result \"1-0\"]\n\n1. e4 {+0.1/1} ; a comment 1-0\ne5 {-0.1/1} 1-0\n";
+        assert_eq!(import_game(&games(commented)[0]).unwrap().moves.len(), 2);
         let garbage = "[Result \"1-0\"]\n\n\u{fffd}\u{fffd} 1-0\n";
         assert!(
             reason(garbage).contains("not a move in SAN"),

@@ -16,11 +16,15 @@
 //! per node.
 
 use std::fmt::{self, Debug, Display};
+use std::sync::Arc;
+use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use thiserror::Error;
 
 use super::params::SearchParams;
+pub use super::score::Outcome;
+use super::score::Score;
 
 /// Largest number of legal moves any game may generate in one position (the 484 cells
 /// of a 22x22 gomoku board).
@@ -54,17 +58,6 @@ impl Player {
             Player::Second => 1,
         }
     }
-}
-
-/// The end of a game, seen from the side to move in the final position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The side to move has won (rare: most games end on the winner's move).
-    Win,
-    /// The side to move has lost (checkmated, or the opponent completed a line).
-    Loss,
-    /// Nobody wins.
-    Draw,
 }
 
 /// The result of a finished game in absolute terms, as UGI's `query result` reports it.
@@ -455,6 +448,79 @@ pub trait SearchHooks: Rules {
     }
 }
 
+/// A question an exact search asks every few thousand nodes: `true` means give up now (the
+/// search then returns `None`, as when its node budget runs out). The engine's `go` passes
+/// one that watches the clock and the `stop` switch.
+pub type Interrupt = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// An exact search over positions of one game.
+pub trait ExactSearch<G: Game>: Send {
+    /// The exact value of `root` (a position whose game is not over) in the core's score
+    /// scale, or `None` when more than `budget` nodes would be needed (counted since the
+    /// last [`ExactSearch::reset_nodes`]). `weak`: only the sign has to be right (win,
+    /// draw or loss). `report` receives the known lower and upper bounds as they narrow,
+    /// and the nodes searched so far.
+    fn value(
+        &mut self,
+        root: &G,
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(Score, Score, u64),
+    ) -> Option<Score>;
+
+    /// The values of several positions (the positions after each root move), in order, as
+    /// by [`ExactSearch::value`]; `report` also names the position (its index). A search
+    /// may spread them over threads; by default they are solved one after another.
+    fn values(
+        &mut self,
+        positions: &[G],
+        weak: bool,
+        budget: Option<u64>,
+        report: &mut dyn FnMut(usize, Score, Score, u64),
+    ) -> Vec<Option<Score>> {
+        one_by_one(self, positions, weak, budget, report)
+    }
+
+    /// Forgets everything learnt: the next search runs as if with a fresh table.
+    fn forget(&mut self);
+
+    /// From now on, gives up whenever `interrupt` says so (`None`: only at the budget). A
+    /// search that cannot be interrupted ignores it (the default): give it a node budget.
+    fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        let _ = interrupt;
+    }
+
+    /// Nodes searched since the last [`ExactSearch::reset_nodes`].
+    fn nodes(&self) -> u64;
+
+    /// How long finding the value of `root` and a move that keeps it should take, by the
+    /// nodes such a search needs and the speed this search has shown; `None` when it
+    /// cannot tell (the default). The clock of `go` spends more where this is short.
+    fn expected_time(&self, root: &G) -> Option<Duration> {
+        let _ = root;
+        None
+    }
+
+    /// Starts counting nodes from zero.
+    fn reset_nodes(&mut self);
+}
+
+/// [`ExactSearch::values`] one position after another.
+pub fn one_by_one<G: Game, S: ExactSearch<G> + ?Sized>(
+    search: &mut S,
+    positions: &[G],
+    weak: bool,
+    budget: Option<u64>,
+    report: &mut dyn FnMut(usize, Score, Score, u64),
+) -> Vec<Option<Score>> {
+    (0..positions.len())
+        .map(|index| {
+            let mut report = |lower, upper, nodes| report(index, lower, upper, nodes);
+            search.value(&positions[index], weak, budget, &mut report)
+        })
+        .collect()
+}
+
 /// Exact play: a game's own solver, opening book and bound on the plies left, each `None`
 /// by default. A game without any writes `impl ExactHooks for MyGame {}`; the core exact
 /// search (`solve`, `go` when the search plays exactly) serves it then.
@@ -462,7 +528,7 @@ pub trait ExactHooks: SearchHooks {
     /// The game's own exact solver, if it has one (Connect Four), with a table of
     /// `hash_mb` MiB and `threads` threads for the root moves; `solve` uses it instead of
     /// the core search, which every game whose [`SearchHooks::pruning`] is exact can use.
-    fn dedicated_solver(hash_mb: usize, threads: usize) -> Option<Box<dyn super::ExactSearch<Self>>>
+    fn dedicated_solver(hash_mb: usize, threads: usize) -> Option<Box<dyn ExactSearch<Self>>>
     where
         Self: Game,
     {

@@ -16,10 +16,9 @@ use arrayvec::ArrayVec;
 
 use super::game::{Game, MoveList, MAX_MOVES, QUIET_HINT_LIMIT};
 use super::params::SearchParams;
+pub use super::params::HISTORY_MAX;
 use super::score::MAX_PLY;
 
-/// Largest magnitude a history value reaches (gravity keeps it inside).
-pub const HISTORY_MAX: i32 = 16_384;
 const TT_MOVE_SCORE: i32 = i32::MAX;
 const KILLER_SCORES: [i32; 2] = [QUIET_HINT_LIMIT - 1, QUIET_HINT_LIMIT - 2];
 const COUNTER_SCORE: i32 = QUIET_HINT_LIMIT - 3;

@@ -10,8 +10,11 @@
 
 use std::time::Duration;
 
-use super::ordering::HISTORY_MAX;
 use super::score::Score;
+
+/// Largest magnitude a history value of move ordering reaches (gravity keeps it inside);
+/// the history bonus limits of [`SearchParams`] are bounded by it.
+pub const HISTORY_MAX: i32 = 16_384;
 
 /// How often (in nodes) the clock and the stop flag are read, unless the game says
 /// otherwise ([`SearchHooks::CHECK_INTERVAL`](super::game::SearchHooks::CHECK_INTERVAL)).

@@ -25,12 +25,23 @@ pub const TB_WIN: Score = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and below [`MATE_BOUND`]) are table wins or losses.
 pub const TB_WIN_BOUND: Score = TB_WIN - MAX_PLY as Score;
 
+/// The end of a game, seen from the side to move in the final position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won (rare: most games end on the winner's move).
+    Win,
+    /// The side to move has lost (checkmated, or the opponent completed a line).
+    Loss,
+    /// Nobody wins.
+    Draw,
+}
+
 /// The score of a finished game at `ply`, from the side to move's view.
-pub fn outcome_score(outcome: super::Outcome, ply: usize) -> Score {
+pub fn outcome_score(outcome: Outcome, ply: usize) -> Score {
     match outcome {
-        super::Outcome::Win => MATE - ply as Score,
-        super::Outcome::Loss => -MATE + ply as Score,
-        super::Outcome::Draw => DRAW,
+        Outcome::Win => MATE - ply as Score,
+        Outcome::Loss => -MATE + ply as Score,
+        Outcome::Draw => DRAW,
     }
 }
 
@@ -41,11 +52,11 @@ pub fn is_mate(score: Score) -> bool {
 
 /// The score of a position the game's endgame tables value as `outcome` at `ply`, from the
 /// side to move's view: [`TB_WIN`] less the ply for a win, its opposite for a loss.
-pub fn tablebase_score(outcome: super::Outcome, ply: usize) -> Score {
+pub fn tablebase_score(outcome: Outcome, ply: usize) -> Score {
     match outcome {
-        super::Outcome::Win => TB_WIN - ply as Score,
-        super::Outcome::Loss => -TB_WIN + ply as Score,
-        super::Outcome::Draw => DRAW,
+        Outcome::Win => TB_WIN - ply as Score,
+        Outcome::Loss => -TB_WIN + ply as Score,
+        Outcome::Draw => DRAW,
     }
 }
 

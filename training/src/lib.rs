@@ -9,9 +9,9 @@
 //! - [`selfplay`]: the self-play run loop every game's datagen shares; [`trainer`]: the
 //!   generic NNUE trainer on any game's records;
 //! - [`relabel`]: `cutoff data relabel`, scores mixed with a teacher net's evaluation;
-//! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained, and the
-//!   list of games that do ([`training_of`]); a game without one gets an error naming the
-//!   games that have one;
+//! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained;
+//! - [`trained`]: the list of games that do ([`training_of`]); a game without one gets an
+//!   error naming the games that have one;
 //! - [`chess`], [`ataxx`] and [`gomoku`]: each game's self-play and records; chess's Texel
 //!   tuning (`cutoff tune`) is in [`chess`] too, gomoku's move-ordering policy (`cutoff
 //!   train-policy`) in [`gomoku`].
@@ -30,11 +30,13 @@ pub mod selfplay;
 pub mod store;
 pub mod support;
 pub mod train;
+pub mod trained;
 pub mod trainer;
 
 use std::path::Path;
 
-pub use support::{training_of, Trained, TrainingSupport};
+pub use support::TrainingSupport;
+pub use trained::{training_of, Trained};
 
 /// An error unless `out` can be a file to write: its directory exists. Checked before a
 /// long run, so that a typing error costs seconds, not the run.

@@ -1066,7 +1066,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::datagen::bullet_board;
+    use crate::chess::records::bullet_board;
     use bulletformat::ChessBoard;
     use cutoff::games::chess::{evaluate_board, Chess, ChessVariant};
     use cutoff::search::Rules;

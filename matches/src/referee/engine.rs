@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clock::SearchLimits;
-use super::gomocup::{self, GomocupGame, Session};
+use super::session::{GomocupGame, Session};
 use cutoff::protocol::dialect::Dialect;
 
 /// Lines of an engine's output kept for forfeit reports.
@@ -233,32 +233,6 @@ impl EngineProcess {
                 return Ok(line);
             }
         }
-    }
-
-    /// Handshake in the engine's dialect (`uai` until `uaiok`, within `startup`), options,
-    /// then `isready`/`readyok` (within `timeout`). A Gomocup engine is asked `ABOUT`
-    /// instead; its options are sent before each game.
-    pub fn init(
-        &mut self,
-        startup: Duration,
-        timeout: Duration,
-        interrupted: &dyn Fn() -> bool,
-    ) -> Result<(), (EngineFailure, &'static str)> {
-        let dialect = match self.config.proto {
-            EngineProtocol::Text(dialect) => dialect,
-            EngineProtocol::Gomocup => {
-                return gomocup::handshake(self, startup, interrupted).map_err(|e| (e, "ABOUT"))
-            }
-        };
-        self.send(dialect.handshake())
-            .map_err(|e| (e, "handshake"))?;
-        self.wait_for(dialect.reply(), Instant::now() + startup, interrupted)
-            .map_err(|e| (e, "handshake"))?;
-        for (name, value) in self.config.options.clone() {
-            self.send(&format!("setoption name {name} value {value}"))
-                .map_err(|e| (e, "setoption"))?;
-        }
-        self.ready(timeout, interrupted).map_err(|e| (e, "isready"))
     }
 
     /// `isready`, then waits for `readyok`.

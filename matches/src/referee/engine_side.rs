@@ -15,6 +15,36 @@ use super::rules::RefereeSettings;
 use cutoff::protocol::dialect::NO_MOVE;
 use cutoff::search::Game;
 
+// Starting an engine is the one step that differs by protocol as a whole, so it is here,
+// beside both protocols, and not in the process's own file.
+impl EngineProcess {
+    /// Handshake in the engine's dialect (`uai` until `uaiok`, within `startup`), options,
+    /// then `isready`/`readyok` (within `timeout`). A Gomocup engine is asked `ABOUT`
+    /// instead; its options are sent before each game.
+    pub fn init(
+        &mut self,
+        startup: Duration,
+        timeout: Duration,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), (EngineFailure, &'static str)> {
+        let dialect = match self.config.proto {
+            EngineProtocol::Text(dialect) => dialect,
+            EngineProtocol::Gomocup => {
+                return gomocup::handshake(self, startup, interrupted).map_err(|e| (e, "ABOUT"))
+            }
+        };
+        self.send(dialect.handshake())
+            .map_err(|e| (e, "handshake"))?;
+        self.wait_for(dialect.reply(), Instant::now() + startup, interrupted)
+            .map_err(|e| (e, "handshake"))?;
+        for (name, value) in self.config.options.clone() {
+            self.send(&format!("setoption name {name} value {value}"))
+                .map_err(|e| (e, "setoption"))?;
+        }
+        self.ready(timeout, interrupted).map_err(|e| (e, "isready"))
+    }
+}
+
 /// The forfeit of an engine that exited or closed its output.
 fn crash() -> SideFailure {
     SideFailure::Forfeit(

@@ -20,6 +20,7 @@ use super::engine::{EngineFailure, EngineProcess};
 use super::game::{Choice, SideFailure, Turn};
 use super::record::Termination;
 use super::rules::RefereeSettings;
+pub use super::session::GomocupGame;
 use cutoff::search::{Game, MoveList};
 
 /// Gomocup's `game_type`: a game against another engine.
@@ -30,17 +31,6 @@ const DEFAULT_MAX_MEMORY: &str = "0";
 /// down after they printed their move; the runner waits this long after a move before it
 /// writes to the engine again.
 const SETTLE: Duration = Duration::from_millis(30);
-
-/// A board and rule as the Gomocup protocol names them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct GomocupGame {
-    /// Cells per row (files `a`...).
-    pub width: u32,
-    /// Rows (ranks 1...).
-    pub height: u32,
-    /// `INFO rule`: 0 freestyle (five or more win), 1 exactly five, 4 renju.
-    pub rule: u32,
-}
 
 /// A cell in cutoff's notation: file letter and rank from 1, both counted from 0.
 fn file_rank(text: &str) -> Option<(u32, u32)> {
@@ -136,28 +126,6 @@ impl GomocupGame {
         let (x, y): (u32, u32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
         (x < self.width && y < self.height && x < 26)
             .then(|| format!("{}{}", char::from(b'a' + x as u8), self.height - y))
-    }
-}
-
-/// A Gomocup engine's game: the board it plays on, what its own board holds, and when it
-/// last answered.
-#[derive(Clone, Debug)]
-pub struct Session {
-    game: GomocupGame,
-    /// The moves on the engine's board in game order; `None` when unknown.
-    known: Option<Vec<String>>,
-    /// When the engine last printed a move.
-    answered: Option<Instant>,
-}
-
-impl Session {
-    /// A session of `game`, before its first `START`.
-    pub fn new(game: GomocupGame) -> Session {
-        Session {
-            game,
-            known: None,
-            answered: None,
-        }
     }
 }
 

@@ -9,8 +9,9 @@
 //!   none of its siblings;
 //! - `opening` is where a game starts ([`Opening`]), checked by the rules;
 //! - `clock` keeps each player's time and parses time controls;
-//! - `engine` runs an engine process with deadlines, `engine_side` makes it a [`Side`],
-//!   `gomocup` speaks the Gomocup protocol for it;
+//! - `engine` runs an engine process with deadlines, `engine_side` starts it and makes it
+//!   a [`Side`], `gomocup` speaks the Gomocup protocol for it, `session` is what a
+//!   Gomocup engine's game keeps;
 //! - `adjudication` judges a game by the engines' scores;
 //! - `record` is what a game leaves ([`GameRecord`]).
 //!
@@ -26,6 +27,7 @@ mod gomocup;
 mod opening;
 mod record;
 mod rules;
+mod session;
 
 pub(crate) use clock::{parse_num, parse_secs};
 pub use clock::{parse_tc, SearchLimits};

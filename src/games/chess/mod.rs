@@ -27,6 +27,7 @@ use cozy_chess::{
 
 pub mod eval;
 mod info;
+mod layout;
 pub mod nnue;
 pub mod syzygy;
 pub mod weights;

@@ -11,7 +11,7 @@
 //! mop-up terms frozen): K = 1.0246, mean squared error 0.077726 -> 0.074408; on 96,166
 //! held-out positions 0.080696 -> 0.078994.
 
-use super::eval::{Weights, S};
+use super::layout::{Weights, S};
 
 /// Every weight of the chess evaluation.
 #[rustfmt::skip]

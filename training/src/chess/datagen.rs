@@ -26,14 +26,15 @@
 //! the output depends only on the arguments, and a run can be continued with `first_game`.
 
 use bulletformat::{BulletFormat, ChessBoard};
-use cozy_chess::{Board, Color, Move, Piece};
+use cozy_chess::{Board, Move};
 
+use super::records::{bullet_board, is_kept, BULLET_RECORD_BYTES};
 use super::store;
 use crate::blocks::{self, BlockKind};
 use crate::selfplay::{self, opening_of, DataFormat, DatagenOptions, GameOutput, SelfPlay};
 use cutoff::games::chess::{Chess, ChessVariant};
 use cutoff::search::score::is_mate;
-use cutoff::search::{GameResult, Limits, Player, Rules, SearchHooks, ThreadPool};
+use cutoff::search::{GameResult, Limits, Player, Rules, ThreadPool};
 
 /// A score (centipawns, side to move's view) that adjudicates the game when held long enough.
 pub const WIN_SCORE: i32 = 1_500;
@@ -47,8 +48,6 @@ pub const DRAW_PLIES: usize = 12;
 pub const DRAW_FROM_PLY: usize = 80;
 /// Plies after which an unfinished game is a draw.
 pub const MAX_PLIES: usize = 400;
-/// Plies played after the start (book and random plies) before positions are written.
-pub const SKIP_PLIES: usize = 8;
 
 /// A kept position and the search's score of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,26 +112,6 @@ impl GameRecord {
             }
         }
     }
-}
-
-/// A position as bullet's `ChessBoard`: `score` is the side to move's (centipawns),
-/// `white_result` White's result (1, 0.5, 0).
-pub fn bullet_board(board: &Board, score: i32, white_result: f32) -> Option<ChessBoard> {
-    let bits = |bitboard: cozy_chess::BitBoard| bitboard.0;
-    let bbs = [
-        bits(board.colors(Color::White)),
-        bits(board.colors(Color::Black)),
-        bits(board.pieces(Piece::Pawn)),
-        bits(board.pieces(Piece::Knight)),
-        bits(board.pieces(Piece::Bishop)),
-        bits(board.pieces(Piece::Rook)),
-        bits(board.pieces(Piece::Queen)),
-        bits(board.pieces(Piece::King)),
-    ];
-    let stm = usize::from(board.side_to_move() == Color::Black);
-    let score = score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
-    let white_score = if stm == 0 { score } else { -score };
-    ChessBoard::from_raw(bbs, stm, white_score, white_result).ok()
 }
 
 /// White's score for a result.
@@ -207,13 +186,6 @@ pub fn play_game(
 /// The bound of a stored score: bullet's records clamp theirs to it too.
 const SCORE_BOUND: i32 = i16::MAX as i32;
 
-/// Whether the position of `game`, `ply` plies after the opening, whose search chose
-/// `best`, is a training position: past [`SKIP_PLIES`], not in check, a quiet best move
-/// (no capture or promotion) and no bare king. The store's replay keeps the same.
-pub fn is_kept(game: &Chess, best: Move, ply: usize) -> bool {
-    ply >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(game)
-}
-
 /// The opening of chess game number `index` (see [`opening_of`]).
 fn opening(index: usize, book: &[Vec<String>], options: &DatagenOptions) -> Chess {
     let variant = ChessVariant {
@@ -263,9 +235,6 @@ impl Adjudication {
     }
 }
 
-/// Size of one bullet `ChessBoard` record in bytes.
-pub const BULLET_RECORD_BYTES: usize = 32;
-
 /// Decodes bullet `ChessBoard` records (little-endian, 32 bytes each; a trailing partial
 /// record is ignored).
 pub fn decode_bullet(bytes: &[u8]) -> Vec<ChessBoard> {
@@ -290,16 +259,6 @@ pub fn decode_bullet(bytes: &[u8]) -> Vec<ChessBoard> {
 /// Encodes bullet `ChessBoard` records as bullet writes them.
 pub fn encode_bullet(records: &[ChessBoard]) -> Vec<u8> {
     ChessBoard::as_bytes_slice(records).to_vec()
-}
-
-/// Whether a side has nothing but its king. Such positions are left out: at a few thousand
-/// nodes a move the engine often fails to convert them and draws by the fifty-move rule,
-/// which would teach the tuner that a queen is worth little in the endgame.
-fn bare_king(game: &Chess) -> bool {
-    let board = game.board();
-    [cozy_chess::Color::White, cozy_chess::Color::Black]
-        .into_iter()
-        .any(|color| board.colors(color).len() == 1)
 }
 
 impl SelfPlay for Chess {
@@ -328,6 +287,8 @@ mod tests {
     use super::*;
     use crate::selfplay::{self, read_book, DatagenSummary};
     use crate::trainer::TrainingRecord;
+    use cozy_chess::Color;
+    use cutoff::search::SearchHooks;
 
     fn options(threads: usize) -> DatagenOptions {
         DatagenOptions {

@@ -29,7 +29,7 @@ use crate::TrainingSupport;
 /// [`FEATURE_SETS`]), text or bullet `ChessBoard` records, its store in viriformat.
 impl TrainingSupport for Chess {
     type Record = ChessBoard;
-    const RECORD_BYTES: usize = datagen::BULLET_RECORD_BYTES;
+    const RECORD_BYTES: usize = records::BULLET_RECORD_BYTES;
     const FORMATS: &'static [DataFormat] =
         &[DataFormat::Text, DataFormat::Bullet, DataFormat::Records];
     /// bulletformat's `ChessBoard`: occupancy and pieces, then the score.
@@ -108,7 +108,7 @@ mod tests {
     use cutoff::games::chess::nnue::board_bucket;
     use cutoff::nnue::Network;
     use cutoff::nnue::{random_bucketed_network, Activation};
-    use datagen::bullet_board;
+    use records::bullet_board;
 
     #[test]
     fn a_record_falls_in_its_boards_output_bucket() {

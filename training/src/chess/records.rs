@@ -1,11 +1,56 @@
-//! `cutoff data convert`: datagen's chess text format (`FEN;result`, no score) as bullet
-//! `ChessBoard` records whose score is 0 (train them with `--wdl 1.0`). The game-neutral
-//! `data shuffle` is in `training/src/data.rs`.
+//! Chess training records: bullet's `ChessBoard` of a position ([`bullet_board`]), which
+//! positions of a game become one ([`is_kept`]: datagen and the store's replay keep the
+//! same), and `cutoff data convert`: datagen's chess text format (`FEN;result`, no score)
+//! as records whose score is 0 (train them with `--wdl 1.0`). The game-neutral `data
+//! shuffle` is in `training/src/data.rs`.
 
 use bulletformat::ChessBoard;
-use cozy_chess::Board;
+use cozy_chess::{Board, Color, Move, Piece};
+use cutoff::games::chess::Chess;
+use cutoff::search::SearchHooks;
 
-use super::datagen::bullet_board;
+/// Plies played after the start (book and random plies) before positions are written.
+pub const SKIP_PLIES: usize = 8;
+
+/// Size of one bullet `ChessBoard` record in bytes.
+pub const BULLET_RECORD_BYTES: usize = 32;
+
+/// A position as bullet's `ChessBoard`: `score` is the side to move's (centipawns),
+/// `white_result` White's result (1, 0.5, 0).
+pub fn bullet_board(board: &Board, score: i32, white_result: f32) -> Option<ChessBoard> {
+    let bits = |bitboard: cozy_chess::BitBoard| bitboard.0;
+    let bbs = [
+        bits(board.colors(Color::White)),
+        bits(board.colors(Color::Black)),
+        bits(board.pieces(Piece::Pawn)),
+        bits(board.pieces(Piece::Knight)),
+        bits(board.pieces(Piece::Bishop)),
+        bits(board.pieces(Piece::Rook)),
+        bits(board.pieces(Piece::Queen)),
+        bits(board.pieces(Piece::King)),
+    ];
+    let stm = usize::from(board.side_to_move() == Color::Black);
+    let score = score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+    let white_score = if stm == 0 { score } else { -score };
+    ChessBoard::from_raw(bbs, stm, white_score, white_result).ok()
+}
+
+/// Whether the position of `game`, `ply` plies after the opening, whose search chose
+/// `best`, is a training position: past [`SKIP_PLIES`], not in check, a quiet best move
+/// (no capture or promotion) and no bare king. The store's replay keeps the same.
+pub fn is_kept(game: &Chess, best: Move, ply: usize) -> bool {
+    ply >= SKIP_PLIES && !game.in_check() && !game.is_noisy(best) && !bare_king(game)
+}
+
+/// Whether a side has nothing but its king. Such positions are left out: at a few thousand
+/// nodes a move the engine often fails to convert them and draws by the fifty-move rule,
+/// which would teach the tuner that a queen is worth little in the endgame.
+fn bare_king(game: &Chess) -> bool {
+    let board = game.board();
+    [cozy_chess::Color::White, cozy_chess::Color::Black]
+        .into_iter()
+        .any(|color| board.colors(color).len() == 1)
+}
 
 /// Records from datagen's text lines `FEN;result` (White's result: 1.0, 0.5 or 0.0), with
 /// score 0. Empty lines are skipped; a malformed line is an error naming its number.

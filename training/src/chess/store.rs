@@ -26,7 +26,7 @@
 //! [`StoredGame::to_viriformat`] for Viridithas' and bullet's tools).
 //!
 //! Every move is stored, in check or not, capture or not: the positions chess's datagen
-//! keeps for training ([`datagen::is_kept`]: past the first plies, not in check, a quiet
+//! keeps for training ([`records::is_kept`]: past the first plies, not in check, a quiet
 //! best move, no bare king) are found again by replaying the moves, and need nothing else
 //! (a mate score ends a game before its move, so it is never stored). Reading is cutoff's
 //! own, on cozy-chess: nothing in a file, however damaged, makes it panic; a move that is
@@ -39,7 +39,7 @@ use viriformat::chess::board::{Board as ViriBoard, DrawType, GameOutcome, WinTyp
 use viriformat::chess::chessmove::Move as ViriMove;
 use viriformat::dataformat::Game as ViriGame;
 
-use super::datagen::{self, bullet_board};
+use super::records::{self, bullet_board};
 use crate::blocks::{self, FileGames};
 use crate::records::{push_planes, unzigzag, zigzag, Reader};
 use crate::store::{self, Keeper, StoreFilter, StoreStats};
@@ -325,7 +325,7 @@ pub fn read_games(bytes: &[u8], name: &str) -> FileGames<StoredGame> {
 
 /// Chess's `TrainingSupport::read_store`: replays the games of the store files `files`
 /// and appends the bullet `ChessBoard` records of the positions chess's datagen keeps
-/// ([`datagen::is_kept`]) and `filter` passes, exactly as `datagen --format bullet`
+/// ([`records::is_kept`]) and `filter` passes, exactly as `datagen --format bullet`
 /// writes them.
 pub fn read_store(
     files: &[std::path::PathBuf],
@@ -334,7 +334,7 @@ pub fn read_store(
     out: &mut Vec<u8>,
 ) -> Result<StoreStats, String> {
     let images = images_of::<Chess>(symmetries);
-    let mut keeper = Keeper::new(filter, images, datagen::BULLET_RECORD_BYTES, out);
+    let mut keeper = Keeper::new(filter, images, records::BULLET_RECORD_BYTES, out);
     for file in files {
         let (name, bytes) = store::read_file(file)?;
         let decoded = read_games(&bytes, &name);
@@ -343,7 +343,7 @@ pub fn read_store(
             keeper.game(game.moves.len(), game.white_result());
             let result = f32::from(game.white_result()) / 2.0;
             let replayed = game.replay(&mut |position, best, ply, score| {
-                if datagen::is_kept(position, best, ply) {
+                if records::is_kept(position, best, ply) {
                     keeper.offer(ply, score, position.hash(), &mut |one| {
                         if let Some(record) = bullet_board(position.board(), score.into(), result) {
                             one.extend_from_slice(ChessBoard::as_bytes_slice(&[record]));
@@ -501,7 +501,7 @@ mod tests {
             let keep = |mv, _, board: &ViriBoard, _, _: &mut _| {
                 let bare = Colour::all().any(|c| board.pieces.occupied_co(c).count() == 1);
                 ply += 1;
-                ply <= datagen::SKIP_PLIES || board.in_check() || board.is_tactical(mv) || bare
+                ply <= records::SKIP_PLIES || board.in_check() || board.is_tactical(mv) || bare
             };
             let push = |record| {
                 splatted.push(record);

@@ -281,7 +281,7 @@ pub fn weights_source(weights: &Weights, note: &str) -> String {
         }
     }
     out.push_str(
-        "\nuse super::eval::{Weights, S};\n\n\
+        "\nuse super::layout::{Weights, S};\n\n\
          /// Every weight of the chess evaluation.\n\
          #[rustfmt::skip]\n\
          pub static WEIGHTS: Weights = [\n",

@@ -557,11 +557,10 @@ def pair_command(args, seed, rounds, net_names):
 
 
 def merge_pairs(args, pairs, out, log):
-    """`cutoff match -merge` of the pairs' results (with --sprt's test) into `out`; returns
-    the merged results."""
-    sprt = ["-sprt", *shlex.split(args.sprt)] if args.keep == "sprt" else []
-    run_logged([args.cutoff, "match", "-merge", *map(str, pairs), *sprt,
-                "-jsonout", f"file={out}"], log)
+    """`cutoff match-stats` of the pairs' results (with --sprt's test, `elo0=0` given as
+    `--elo0=0`) into `out` (temp file + rename); returns the merged results."""
+    sprt = [f"--{kv}" for kv in shlex.split(args.sprt)] if args.keep == "sprt" else []
+    run_logged([args.cutoff, "match-stats", *map(str, pairs), *sprt, "--json", str(out)], log)
     return json.loads(Path(out).read_text())
 
 
@@ -612,9 +611,7 @@ def match(args, gen, seed, new_net, current, gen_dir):
         pairs_dir = gen_dir / "pairs"
         pairs_dir.mkdir(exist_ok=True)
         play_pairs(args, gen, seed, {"new": new_net, "current": current}, pairs_dir)
-        merge_pairs(args, sorted(pairs_dir.glob("r*.json")), f"{result}.partial",
-                    gen_dir / "match.log")
-        os.replace(f"{result}.partial", result)
+        merge_pairs(args, sorted(pairs_dir.glob("r*.json")), result, gen_dir / "match.log")
     merged = json.loads(result.read_text())
     pairing = merged["pairings"][0]
     if pairing["first"] != "new":

@@ -619,10 +619,13 @@ def match(args, gen, seed, new_net, current, gen_dir):
     wdl = pairing["wdl"]
     games = wdl["wins"] + wdl["draws"] + wdl["losses"]
     score = (wdl["wins"] + wdl["draws"] / 2) / games if games else 0.5
-    # Every game won or lost: the runner gives no finite Elo, the score decides.
-    unbounded = float("inf") if score > 0.5 else float("-inf")
+    # A value the runner cannot give (a score of 0 or 1, or a bound next to one, as after
+    # pairs won 2-0 and lost 0-2) is unbounded on its side; the score decides the Elo's.
+    inf = float("inf")
+    unbounded = {"elo": inf if score > 0.5 else -inf if score < 0.5 else 0.0,
+                 "lower": inf if score == 1 else -inf, "upper": -inf if score == 0 else inf}
     elo = pairing["elo_penta"] or {}
-    bounds = tuple(unbounded if elo.get(k) is None else elo[k]
+    bounds = tuple(unbounded[k] if elo.get(k) is None else elo[k]
                    for k in ("elo", "lower", "upper"))
     sprt = (merged.get("sprt") or {}).get("decision") if args.keep == "sprt" else None
     return (*bounds, sprt)

@@ -583,11 +583,10 @@ def pair_command(args, seed, rounds, net_names):
 
 
 def merge_pairs(args, pairs, out, log):
-    """`cutoff match -merge` of the pairs' results (with --sprt's test) into `out`; returns
-    the merged results."""
-    sprt = ["-sprt", *shlex.split(args.sprt)] if args.keep == "sprt" else []
-    run_logged([args.cutoff, "match", "-merge", *map(str, pairs), *sprt,
-                "-jsonout", f"file={out}"], log)
+    """`cutoff match-stats` of the pairs' results (with --sprt's test, `elo0=0` given as
+    `--elo0=0`) into `out` (temp file + rename); returns the merged results."""
+    sprt = [f"--{kv}" for kv in shlex.split(args.sprt)] if args.keep == "sprt" else []
+    run_logged([args.cutoff, "match-stats", *map(str, pairs), *sprt, "--json", str(out)], log)
     return json.loads(Path(out).read_text())
 
 
@@ -638,9 +637,7 @@ def match(args, gen, seed, new_net, current, gen_dir):
         pairs_dir = gen_dir / "pairs"
         pairs_dir.mkdir(exist_ok=True)
         play_pairs(args, gen, seed, {"new": new_net, "current": current}, pairs_dir)
-        merge_pairs(args, sorted(pairs_dir.glob("r*.json")), f"{result}.partial",
-                    gen_dir / "match.log")
-        os.replace(f"{result}.partial", result)
+        merge_pairs(args, sorted(pairs_dir.glob("r*.json")), result, gen_dir / "match.log")
     merged = json.loads(result.read_text())
     pairing = merged["pairings"][0]
     if pairing["first"] != "new":
@@ -648,10 +645,13 @@ def match(args, gen, seed, new_net, current, gen_dir):
     wdl = pairing["wdl"]
     games = wdl["wins"] + wdl["draws"] + wdl["losses"]
     score = (wdl["wins"] + wdl["draws"] / 2) / games if games else 0.5
-    # Every game won or lost: the runner gives no finite Elo, the score decides.
-    unbounded = float("inf") if score > 0.5 else float("-inf")
+    # A value the runner cannot give (a score of 0 or 1, or a bound next to one, as after
+    # pairs won 2-0 and lost 0-2) is unbounded on its side; the score decides the Elo's.
+    inf = float("inf")
+    unbounded = {"elo": inf if score > 0.5 else -inf if score < 0.5 else 0.0,
+                 "lower": inf if score == 1 else -inf, "upper": -inf if score == 0 else inf}
     elo = pairing["elo_penta"] or {}
-    bounds = tuple(unbounded if elo.get(k) is None else elo[k]
+    bounds = tuple(unbounded[k] if elo.get(k) is None else elo[k]
                    for k in ("elo", "lower", "upper"))
     sprt = (merged.get("sprt") or {}).get("decision") if args.keep == "sprt" else None
     return (*bounds, sprt)

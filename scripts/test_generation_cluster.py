@@ -12,7 +12,7 @@ the tests built), each generation into a scratch store (--root), never the repos
 - returned chunks that fail the checks (damaged on the way, damaged by the worker, another
   generation's, another game's) refused, the store untouched; a binary whose bench is not
   the commit's refused by the worker;
-- the keep-rule match as game pairs on the cluster, merged by `cutoff match -merge`.
+- the keep-rule match as game pairs on the cluster, merged by `cutoff match-stats`.
 
 Prints SKIPPED and exits 0 when Dask's distributed is not installed.
 """

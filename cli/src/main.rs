@@ -57,9 +57,9 @@ enum Tool {
     /// arguments: `-engine cmd=./a name=a -engine cmd=./b -each tc=10+0.1 proto=ugi ...`).
     #[command(disable_help_flag = true)]
     Match(matches::MatchArgs),
-    /// Pools several matches of one pairing (`cutoff match` logs or PGN files: a match
-    /// played as several seeds) and prints W/D/L, Elo with its 95% interval, the
-    /// pentanomial counts and, with `--elo0 --elo1`, the SPRT.
+    /// Pools several matches of one pairing (`-jsonout` results, logs or PGN files: a match
+    /// played as several seeds or game pairs) and prints W/D/L, Elo with its 95% interval,
+    /// the pentanomial counts, with `--elo0 --elo1` the SPRT, with `--json` the results.
     MatchStats(pooled::MatchStatsArgs),
     /// Compares minimax, alpha-beta, alpha-beta with ordering and PVS with a table:
     /// nodes, leaves, cut-offs, first-move cut-off rate and time.

@@ -113,37 +113,48 @@ fn connect4_match_counts_add_up() {
     assert_eq!(pgn.matches("{book}").count() % 2, 0);
     assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 6);
 
-    // `cutoff match-stats` pools the log and the PGN of the same match: twice the counts.
+    // `cutoff match-stats` pools the log, the PGN and the results of the same match:
+    // three times the counts, printed and written as results.
     let log = scratch("c4.log");
     std::fs::write(&log, &out).unwrap();
-    let pgn_path = scratch("c4.pgn");
+    let (pgn_path, pooled_json) = (scratch("c4.pgn"), scratch("c4-pooled.json"));
     let pooled = Command::new(CUTOFF)
         .arg("match-stats")
-        .args([&log, &pgn_path])
+        .args([&log, &pgn_path, &json])
+        .arg("--json")
+        .arg(&pooled_json)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&pooled.stdout);
     assert!(pooled.status.success(), "{text}");
     assert!(
-        text.starts_with("Results of deep vs shallow (2 files pooled):"),
+        text.starts_with("Results of deep vs shallow (3 files pooled):"),
         "{text}"
     );
     let (wins, draws, losses) = (&p["wdl"]["wins"], &p["wdl"]["draws"], &p["wdl"]["losses"]);
     let games = format!(
-        "Games: 12, Wins: {}, Losses: {}, Draws: {}",
-        2 * count(wins),
-        2 * count(losses),
-        2 * count(draws)
+        "Games: 18, Wins: {}, Losses: {}, Draws: {}",
+        3 * count(wins),
+        3 * count(losses),
+        3 * count(draws)
     );
     assert!(text.contains(&games), "{text}");
-    let penta: Vec<String> = p["penta"]["counts"]
+    let penta: Vec<u64> = p["penta"]["counts"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (2 * count(c)).to_string())
+        .map(|c| 3 * count(c))
         .collect();
-    let ptnml = format!("Ptnml(0-2): [{}]", penta.join(", "));
+    let shown: Vec<String> = penta.iter().map(u64::to_string).collect();
+    let ptnml = format!("Ptnml(0-2): [{}]", shown.join(", "));
     assert!(text.contains(&ptnml), "{text}");
+    let pooled = read_json(&pooled_json);
+    assert_eq!(pooled["game"], "connect4");
+    assert_eq!(
+        pooled["pairings"][0]["penta"]["counts"],
+        serde_json::json!(penta)
+    );
+    assert_eq!(pooled["pairings"][0]["wdl"]["wins"], 3 * count(wins));
 }
 
 #[test]

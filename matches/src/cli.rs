@@ -1,7 +1,6 @@
 //! `cutoff match` on the command line: its cutechess-style arguments go to
 //! [`config::parse_args`](super::config::parse_args), Ctrl-C stops the match between games,
-//! and the summary is printed at the end; `-merge` first adds up results files instead
-//! (`merge`).
+//! and the summary is printed at the end.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,10 +20,6 @@ impl MatchArgs {
     /// Runs the match: exit status 0 when it ran to its end or SPRT decided, 130 after
     /// Ctrl-C; the error is a usage or start-up error (exit status 2).
     pub fn run(&self, game: GameKind) -> Result<ExitCode, String> {
-        if let Some(("-merge", files)) = self.args.split_first().map(|(a, r)| (a.as_str(), r)) {
-            print!("{}", super::summary(&super::merge::run(files)?));
-            return Ok(ExitCode::SUCCESS);
-        }
         let config = super::config::parse_args(&self.args, game)?;
         let interrupt = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&interrupt);

@@ -15,15 +15,14 @@
 //! - `pgn` writes a game's record as PGN or a record line;
 //! - `tally` counts results and runs the SPRT, with [`stats`] doing the arithmetic;
 //! - `output` writes files, progress and the summary;
-//! - [`pooled`] adds up the results of several matches (`cutoff match-stats`).
-//! - `merge` adds up the results of several matches (`-merge`), e.g. a cluster's game pairs.
+//! - [`pooled`] adds up the results, logs or PGN of several matches (`cutoff match-stats`),
+//!   e.g. a cluster's game pairs.
 //!
 //! [`run`] ties them together: the workers play, the calling thread counts and writes each
 //! game as it finishes, and stops the workers when the SPRT decides or on Ctrl-C.
 
 pub mod cli;
 pub mod config;
-mod merge;
 pub mod openings;
 mod output;
 mod pgn;

@@ -163,10 +163,15 @@ fn pgn_date() -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-/// Writes the results as pretty JSON to `path`.
+/// Writes the results as pretty JSON to `path` (through `PATH.tmp` and a rename, so a
+/// reader never sees half a file).
 pub(super) fn write_json(path: &Path, results: &MatchResults) -> Result<(), String> {
     let json = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
-    std::fs::write(path, json + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".tmp");
+    let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    std::fs::write(&temp, json + "\n").map_err(failed)?;
+    std::fs::rename(&temp, path).map_err(failed)
 }
 
 /// The final table: per pairing W/D/L, score, Elo ± interval, LOS, pentanomial, and SPRT.

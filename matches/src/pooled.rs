@@ -1,25 +1,33 @@
-//! `cutoff match-stats FILE...`: the results of several matches of the same two engines
-//! (a match played as several seeds, or on several machines) pooled into one count, with
-//! the Elo, interval, pentanomial and SPRT of [`stats`](super::stats), printed as
-//! `cutoff match` prints its summary.
+//! `cutoff match-stats FILE... [--json PATH]`: the results of several matches of the same
+//! two engines (a match played as several seeds, or the game pairs a cluster's workers
+//! played) pooled into one count, with the Elo, interval, pentanomial and SPRT of
+//! [`stats`](super::stats), printed as `cutoff match` prints its summary and, with
+//! `--json`, written as the match runner's `-jsonout` results (the counts, not the games).
 //!
-//! A file is either a match log (what `cutoff match` or fastchess print: the last
-//! `Results of A vs B` block's `Wins: W, Losses: L, Draws: D` and `Ptnml(0-2): [...]`
-//! lines count) or a PGN file (`-pgnout`: every game with a result; the games of a round
-//! `N.1` and `N.2` form a pair).
+//! A file is a `-jsonout` results file (its content starts with `{`), a PGN file
+//! (`-pgnout`: every game with a result; the games of a round `N.1` and `N.2` form a pair)
+//! or a match log (what `cutoff match` or fastchess print: the last `Results of A vs B`
+//! block's `Wins: W, Losses: L, Draws: D` and `Ptnml(0-2): [...]` lines count).
 
 use std::path::{Path, PathBuf};
 
-use super::output::{pairing_summary, sprt_summary};
-use super::stats::{EloModel, Penta, Sprt, Wdl};
-use super::tally::{PairingResult, SprtReport};
+use cutoff::games::GameKind;
+use serde_json::Value;
+
+use super::output::{pairing_summary, sprt_summary, write_json};
+use super::stats::{EloModel, Penta, Sprt, SprtDecision, Wdl};
+use super::tally::{MatchEnd, MatchResults, PairingResult, SprtReport};
 
 /// `cutoff match-stats`: the files, and the SPRT to run on the pooled counts.
 #[derive(clap::Args, Clone, Debug)]
 pub struct MatchStatsArgs {
-    /// Match logs (`cutoff match`'s or fastchess's output) or PGN files of one pairing.
+    /// `-jsonout` results, PGN files or match logs (`cutoff match`'s or fastchess's
+    /// output) of one pairing.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Writes the pooled results as `cutoff match -jsonout` does (temp file + rename).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
     /// SPRT: Elo under the null hypothesis (with `--elo1`, the pooled counts are tested).
     #[arg(long, requires = "elo1", allow_negative_numbers = true)]
     pub elo0: Option<f64>,
@@ -40,6 +48,8 @@ pub struct MatchStatsArgs {
 /// The counts of one file, or of all of them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Counts {
+    /// The game, when a file names it (a log's heading, a PGN's `Variant`, a results file).
+    pub game: Option<String>,
     /// The two engines, first engine first (the view of the counts).
     pub engines: Option<(String, String)>,
     /// Wins, draws and losses of the first engine.
@@ -51,6 +61,15 @@ pub struct Counts {
 impl Counts {
     /// Adds `other` (of the same pairing, in either order) to these counts.
     fn add(&mut self, other: Counts, name: &str) -> Result<(), String> {
+        match (&self.game, other.game) {
+            (Some(ours), Some(theirs)) if *ours != theirs => {
+                return Err(format!(
+                    "{name} is a {theirs} match, the files before it {ours}"
+                ));
+            }
+            (None, theirs) => self.game = theirs,
+            _ => {}
+        }
         let (mut wdl, mut penta) = (other.wdl, other.penta);
         match (&self.engines, &other.engines) {
             (Some(ours), Some(theirs)) if ours != theirs => {
@@ -82,11 +101,24 @@ impl Counts {
 }
 
 impl MatchStatsArgs {
-    /// Reads the files and prints the pooled summary; the error names the file and line.
+    /// Reads the files, prints the pooled summary and writes the JSON if asked; the error
+    /// names the file.
     pub fn run(&self) -> Result<(), String> {
         let sprt = self.sprt()?;
         let counts = pool(&self.files)?;
-        print!("{}", summary(&counts, self.files.len(), sprt));
+        let results = pooled_results(&counts, sprt);
+        print!(
+            "{}",
+            summary(&results, counts.penta.is_some(), self.files.len())
+        );
+        if let Some(path) = &self.json {
+            if results.game.is_empty() {
+                return Err("--json: no file names the game (a results file, a log's \
+                            'Results of A vs B (GAME)' or a PGN's Variant tag)"
+                    .to_string());
+            }
+            write_json(path, &results)?;
+        }
         Ok(())
     }
 
@@ -121,16 +153,61 @@ pub fn pool(files: &[PathBuf]) -> Result<Counts, String> {
     Ok(total)
 }
 
-/// The counts of one match log or PGN file.
+/// The counts of one results file, PGN file or match log.
 fn read_file(path: &Path) -> Result<Counts, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let counts = if text.contains("[Result \"") {
+    let counts = if text.trim_start().starts_with('{') {
+        from_json(&text)
+    } else if text.contains("[Result \"") {
         from_pgn(&text)
     } else {
         from_log(&text)
     };
     counts.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The game's own name, if `name` is one.
+fn game_named(name: &str) -> Option<String> {
+    GameKind::from_name(name.trim()).map(|kind| kind.name().to_string())
+}
+
+/// The counts of a `-jsonout` results file of one pairing.
+pub fn from_json(text: &str) -> Result<Counts, String> {
+    let json: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let string = |v: &Value, what: &str| {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("no {what}"))
+    };
+    let count = |v: &Value, what: &str| v.as_u64().ok_or_else(|| format!("no count {what}"));
+    let [p] = json["pairings"].as_array().ok_or("no pairings")?.as_slice() else {
+        return Err("not one pairing: match-stats pools one pairing".to_string());
+    };
+    let wdl = Wdl {
+        wins: count(&p["wdl"]["wins"], "wins")?,
+        draws: count(&p["wdl"]["draws"], "draws")?,
+        losses: count(&p["wdl"]["losses"], "losses")?,
+    };
+    let counts = p["penta"]["counts"].as_array().ok_or("no penta counts")?;
+    let counts: Vec<u64> = counts
+        .iter()
+        .map(|c| count(c, "in penta"))
+        .collect::<Result<_, _>>()?;
+    let penta = Penta {
+        counts: counts.try_into().map_err(|_| "penta counts are not 5")?,
+    };
+    let game = string(&json["game"], "game")?;
+    Ok(Counts {
+        game: Some(game_named(&game).ok_or_else(|| format!("unknown game '{game}'"))?),
+        engines: Some((
+            string(&p["first"], "first engine")?,
+            string(&p["second"], "second engine")?,
+        )),
+        wdl,
+        // Games but no pair: a match of single games.
+        penta: (penta.pairs() > 0 || wdl.games() == 0).then_some(penta),
+    })
 }
 
 /// The last result block of a match log.
@@ -143,12 +220,17 @@ pub fn from_log(text: &str) -> Result<Counts, String> {
     let engines = heading["Results of ".len()..]
         .split_once(" vs ")
         .map(|(a, b)| (a.to_string(), b.split(" (").next().unwrap_or(b).to_string()));
+    // `(chess):` names the game; fastchess's `(10+0.1, ...)` and `(3 files pooled)` do not.
+    let game = heading
+        .rsplit_once(" (")
+        .and_then(|(_, rest)| game_named(rest.trim_end().trim_end_matches("):")));
     let wdl = block
         .lines()
         .find_map(parse_wins_line)
         .ok_or("no 'Wins: W, Losses: L, Draws: D' line after 'Results of'")?;
     let penta = block.lines().find_map(parse_ptnml_line);
     Ok(Counts {
+        game,
         engines,
         wdl,
         penta,
@@ -195,6 +277,7 @@ fn parse_ptnml_line(line: &str) -> Option<Penta> {
 #[derive(Default)]
 struct PgnGame {
     round: String,
+    variant: String,
     white: String,
     black: String,
     result: String,
@@ -208,6 +291,11 @@ pub fn from_pgn(text: &str) -> Result<Counts, String> {
     };
     let engines = (first.white.clone(), first.black.clone());
     let mut counts = Counts {
+        // Standard chess has no Variant tag.
+        game: match first.variant.as_str() {
+            "" => game_named("chess"),
+            variant => game_named(variant),
+        },
         engines: Some(engines.clone()),
         penta: Some(Penta::default()),
         ..Counts::default()
@@ -278,6 +366,7 @@ fn pgn_games(text: &str) -> Vec<PgnGame> {
         if let Some(game) = games.last_mut() {
             match name {
                 "Round" => game.round = value,
+                "Variant" => game.variant = value,
                 "White" => game.white = value,
                 "Black" => game.black = value,
                 "Result" => game.result = value,
@@ -296,8 +385,10 @@ fn tag(line: &str) -> Option<(&str, String)> {
     Some((name, value.replace("\\\"", "\"").replace("\\\\", "\\")))
 }
 
-/// The summary of the pooled counts, as `cutoff match` prints a pairing's.
-fn summary(counts: &Counts, files: usize, sprt: Option<Sprt>) -> String {
+/// The pooled counts as a match's results: Elo from games and from pairs, the SPRT (on
+/// the pairs, or on the games when a file has none) and `end` = `sprt_decided` when it
+/// decided; no games (the files' games are not kept), `game` empty when no file named it.
+fn pooled_results(counts: &Counts, sprt: Option<Sprt>) -> MatchResults {
     let (first, second) = counts
         .engines
         .clone()
@@ -311,24 +402,46 @@ fn summary(counts: &Counts, files: usize, sprt: Option<Sprt>) -> String {
         elo: counts.wdl.elo(),
         elo_penta: penta.elo(),
     };
-    let mut out = pairing_summary(&pairing, &format!("{files} files pooled"));
-    if counts.penta.is_none() {
-        out += "  (no pentanomial: a file has no game pairs)\n";
-    }
-    if let Some(sprt) = sprt {
+    let sprt = sprt.map(|sprt| {
         let llr = match counts.penta {
             Some(penta) => sprt.llr_penta(&penta),
             None => sprt.llr_wdl(&counts.wdl),
         };
         let (lower, upper) = sprt.bounds();
         let decision = sprt.decision(llr);
-        out += &sprt_summary(&SprtReport {
+        SprtReport {
             sprt,
             llr,
             lower,
             upper,
             decision,
-        });
+        }
+    });
+    let decided = sprt
+        .as_ref()
+        .is_some_and(|s| s.decision != SprtDecision::Continue);
+    MatchResults {
+        game: counts.game.clone().unwrap_or_default(),
+        engines: vec![pairing.first.clone(), pairing.second.clone()],
+        end: if decided {
+            MatchEnd::SprtDecided
+        } else {
+            MatchEnd::Completed
+        },
+        pairings: vec![pairing],
+        sprt,
+        games: Vec::new(),
+    }
+}
+
+/// The summary of the pooled results, as `cutoff match` prints a pairing's.
+fn summary(results: &MatchResults, has_pairs: bool, files: usize) -> String {
+    let mut out = pairing_summary(&results.pairings[0], &format!("{files} files pooled"));
+    if !has_pairs {
+        out += "  (no pentanomial: a file has no game pairs)\n";
+    }
+    if let Some(sprt) = &results.sprt {
+        out += &sprt_summary(sprt);
     }
     out
 }
@@ -406,7 +519,7 @@ Match completed after 10 games
         let single = LOG.replace("  Ptnml(0-2): [0, 1, 2, 1, 1]\n", "");
         total.add(from_log(&single).unwrap(), "d").unwrap();
         assert!(total.penta.is_none());
-        let text = summary(&total, 3, None);
+        let text = summary(&pooled_results(&total, None), false, 3);
         assert!(
             text.starts_with("Results of new vs old (3 files pooled):"),
             "{text}"
@@ -421,8 +534,130 @@ Match completed after 10 games
     fn the_sprt_runs_on_the_pooled_pairs() {
         let counts = from_log(LOG).unwrap();
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
-        let text = summary(&counts, 1, Some(sprt));
+        let text = summary(&pooled_results(&counts, Some(sprt)), true, 1);
         let llr = sprt.llr_penta(&counts.penta.unwrap());
         assert!(text.contains(&format!("LLR {llr:.2}")), "{text}");
+    }
+
+    /// A `-jsonout` results file of one ataxx pairing with these counts.
+    fn result(wdl: [u64; 3], penta: [u64; 5]) -> String {
+        format!(
+            r#"{{"game":"ataxx","engines":["new","current"],"end":"completed",
+            "pairings":[{{"first":"new","second":"current",
+            "wdl":{{"wins":{},"draws":{},"losses":{}}},"penta":{{"counts":{:?}}}}}],
+            "sprt":null,"games":[]}}"#,
+            wdl[0], wdl[1], wdl[2], penta
+        )
+    }
+
+    /// `cutoff match-stats FILES --json OUT [--elo0 0 --elo1 10]`, run; the JSON written.
+    fn pool_to_json(dir: &Path, files: &[String], sprt: bool) -> Result<Value, String> {
+        let out = dir.join("pooled.json");
+        let args = MatchStatsArgs {
+            files: files.iter().map(|f| dir.join(f)).collect(),
+            json: Some(out.clone()),
+            elo0: sprt.then_some(0.0),
+            elo1: sprt.then_some(10.0),
+            alpha: 0.05,
+            beta: 0.05,
+            model: "normalized".to_string(),
+        };
+        args.run()?;
+        Ok(serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap())
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pooled-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn pooled_json_is_the_sum_of_the_results_files() {
+        let dir = scratch("sum");
+        std::fs::write(dir.join("a.json"), result([3, 1, 0], [0, 0, 0, 1, 1])).unwrap();
+        std::fs::write(dir.join("b.json"), result([1, 0, 3], [1, 1, 0, 0, 0])).unwrap();
+        let files = ["a.json".to_string(), "b.json".to_string()];
+        let json = pool_to_json(&dir, &files, false).unwrap();
+        let main = &json["pairings"][0];
+        assert_eq!(
+            main["wdl"],
+            serde_json::json!({"wins": 4, "draws": 1, "losses": 3})
+        );
+        assert_eq!(main["penta"]["counts"], serde_json::json!([1, 1, 0, 1, 1]));
+        let whole = Penta {
+            counts: [1, 1, 0, 1, 1],
+        };
+        assert_eq!(
+            main["elo_penta"],
+            serde_json::to_value(whole.elo()).unwrap()
+        );
+        assert_eq!(
+            (&json["game"], &json["end"]),
+            (&"ataxx".into(), &"completed".into())
+        );
+        assert_eq!(json["games"], serde_json::json!([]));
+        assert!(!dir.join("pooled.json.tmp").exists());
+        // A log of the same pairing (the other way round) pools with them.
+        let log = LOG.replace("new vs old (chess)", "current vs new (ataxx)");
+        std::fs::write(dir.join("c.log"), log).unwrap();
+        let files = [files[0].clone(), files[1].clone(), "c.log".to_string()];
+        let json = pool_to_json(&dir, &files, false).unwrap();
+        let main = &json["pairings"][0];
+        assert_eq!(
+            main["wdl"],
+            serde_json::json!({"wins": 6, "draws": 5, "losses": 7})
+        );
+        assert_eq!(main["penta"]["counts"], serde_json::json!([2, 2, 2, 2, 1]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn sprt_decides_on_the_pooled_pairs_and_ends_the_json() {
+        let dir = scratch("sprt");
+        let counts = ([720, 120, 40], [8, 12, 40, 120, 260]);
+        std::fs::write(dir.join("a.json"), result(counts.0, counts.1)).unwrap();
+        let json = pool_to_json(&dir, &["a.json".to_string()], true).unwrap();
+        assert_eq!(json["sprt"]["decision"], "h1");
+        assert_eq!(json["end"], "sprt_decided");
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let llr = sprt.llr_penta(&Penta { counts: counts.1 });
+        assert_eq!(json["sprt"]["llr"].as_f64(), Some(llr));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn other_games_pairings_and_bad_results_files_are_refused() {
+        let dir = scratch("bad");
+        let ataxx = result([1, 0, 0], [0; 5]);
+        let files = [
+            ("ataxx.json", ataxx.clone()),
+            ("gomoku.json", ataxx.replace("ataxx", "gomoku")),
+            ("other.json", ataxx.replace("\"new\"", "\"x\"")),
+            ("broken.json", "{".to_string()),
+            ("short.json", ataxx.replace("[0, 0, 0, 0, 0]", "[0, 0]")),
+            ("two.json", ataxx.replace("}],", "}, {\"first\": \"a\"}],")),
+            ("chess.log", LOG.replace("new vs old", "new vs current")),
+        ];
+        for (name, text) in &files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let refusal = |second: &str| {
+            let files = ["ataxx.json".to_string(), second.to_string()];
+            pool_to_json(&dir, &files, false).unwrap_err()
+        };
+        assert!(refusal("gomoku.json").contains("gomoku"));
+        assert!(refusal("other.json").contains("x vs current"));
+        assert!(refusal("broken.json").contains("not JSON"));
+        assert!(refusal("short.json").contains("not 5"));
+        assert!(refusal("two.json").contains("one pairing"));
+        assert!(refusal("chess.log").contains("chess match"));
+        assert!(refusal("missing.json").contains("cannot read"));
+        // Without a game named, the summary is printed but no JSON written.
+        let unnamed = LOG.replace("(chess)", "(10+0.1, 1t)");
+        std::fs::write(dir.join("unnamed.log"), unnamed).unwrap();
+        let err = pool_to_json(&dir, &["unnamed.log".to_string()], false).unwrap_err();
+        assert!(err.contains("names the game"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

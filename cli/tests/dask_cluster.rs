@@ -5,10 +5,12 @@
 //! cluster. Skipped, with a message, where Dask's `distributed` is not installed (`.ci/run`
 //! installs it).
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest the script may take (about a minute on two loaded cores).
 const DEADLINE: Duration = Duration::from_secs(400);
@@ -36,18 +38,7 @@ fn generation_runs_the_same_on_threads_and_on_a_dask_cluster() {
         thread::spawn(move || read_all(out.as_mut())),
         thread::spawn(move || read_all(err.as_mut())),
     ];
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the script") {
-            break Some(status);
-        }
-        if started.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        thread::sleep(Duration::from_millis(100));
-    };
+    let status = common::wait_or_kill(&mut child, DEADLINE);
     let [stdout, stderr] = readers.map(|r| r.join().expect("read the script's output"));
     let status = status.unwrap_or_else(|| panic!("no result within {DEADLINE:?}:\n{stdout}"));
     if stdout.starts_with("SKIPPED") {

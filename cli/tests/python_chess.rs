@@ -6,10 +6,11 @@
 //! game on time by 2 ms in CI; with 25 ms the clock stayed above 0.9 s (10 games).
 //! Skipped, with a message, where python-chess is not installed (`.ci/run` installs it).
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest the games may take (50 need two to three minutes).
 const DEADLINE: Duration = Duration::from_secs(600);
@@ -56,18 +57,7 @@ fn play_games(games: usize) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("python3 starts");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the script") {
-            break Some(status);
-        }
-        if started.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        thread::sleep(Duration::from_millis(100));
-    };
+    let status = common::wait_or_kill(&mut child, DEADLINE);
     let mut output = String::new();
     if let Some(mut out) = child.stdout.take() {
         let _ = out.read_to_string(&mut output);

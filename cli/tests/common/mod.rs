@@ -12,6 +12,22 @@ use std::time::{Duration, Instant};
 /// Default time to wait for an answer.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
+/// Waits for `child` to exit, at most `timeout`; kills it when the time is up (`None`).
+pub fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            return Some(status);
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// A running engine process.
 pub struct Engine {
     child: Child,

@@ -18,6 +18,7 @@
 
 pub mod games;
 pub mod nnue;
+pub mod pgn;
 pub mod protocol;
 pub mod rng;
 pub mod search;

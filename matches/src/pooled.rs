@@ -349,40 +349,19 @@ fn count_game(wdl: &mut Wdl, points: f64) {
     }
 }
 
-/// The games of a PGN text: a game starts at its `[Event` tag (or the first tag after
-/// move text); only the tags are read.
+/// The games of a PGN text (`cutoff::pgn`): their round, variant, players and result tags.
 fn pgn_games(text: &str) -> Vec<PgnGame> {
-    let mut games: Vec<PgnGame> = Vec::new();
-    let mut in_tags = false;
-    for line in text.lines().map(str::trim) {
-        let Some((name, value)) = tag(line) else {
-            in_tags = in_tags && line.is_empty();
-            continue;
-        };
-        if !in_tags || (name == "Event" && games.last().is_some_and(|g| !g.result.is_empty())) {
-            games.push(PgnGame::default());
-        }
-        in_tags = true;
-        if let Some(game) = games.last_mut() {
-            match name {
-                "Round" => game.round = value,
-                "Variant" => game.variant = value,
-                "White" => game.white = value,
-                "Black" => game.black = value,
-                "Result" => game.result = value,
-                _ => {}
-            }
-        }
-    }
-    games
-}
-
-/// `[Name "value"]` as (name, unescaped value).
-fn tag(line: &str) -> Option<(&str, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, quoted) = inner.split_once(' ')?;
-    let value = quoted.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((name, value.replace("\\\"", "\"").replace("\\\\", "\\")))
+    let tag = |game: &cutoff::pgn::PgnGame, name: &str| game.tag(name).unwrap_or("").to_string();
+    cutoff::pgn::PgnGames::new(text.as_bytes())
+        .filter_map(Result::ok)
+        .map(|game| PgnGame {
+            round: tag(&game, "Round"),
+            variant: tag(&game, "Variant"),
+            white: tag(&game, "White"),
+            black: tag(&game, "Black"),
+            result: tag(&game, "Result"),
+        })
+        .collect()
 }
 
 /// The pooled counts as a match's results: Elo from games and from pairs, the SPRT (on

@@ -18,7 +18,7 @@
 //!
 //! Each step below carries fastchess's own description, numbered as fastchess prints it.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

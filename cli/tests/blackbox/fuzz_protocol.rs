@@ -1,7 +1,7 @@
 //! Property test: random and mutated command streams never crash the engine, never stop it
 //! answering `isready`, and never make it play an illegal move.
 
-mod common;
+use crate::common;
 
 use common::{bestmove_of, Engine, TIMEOUT};
 use cutoff::games::connect4::Connect4;

@@ -2,7 +2,7 @@
 //! with `setoption`, a clocked `go` answered quickly with a legal move within the level's
 //! node budget, and bad values refused with the engine still answering.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! openings: legal, distinct, the same for the same seed, bad arguments answered with an
 //! error while the engine keeps answering.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::time::Duration;

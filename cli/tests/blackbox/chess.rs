@@ -1,7 +1,7 @@
 //! Chess against outside truth: the standard perft suite, mates in N (with underpromotion
 //! and castling), draws by rule inside the search, and chess over UCI.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! missing directory, a truncated or foreign table file and a path list with junk are each
 //! refused with `info string error:` naming the problem, the engine going on without tables.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

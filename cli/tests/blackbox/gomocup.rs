@@ -2,7 +2,7 @@
 //! with the engine on either side, `BOARD`, `TAKEBACK`, the clock, Yixin Board's commands
 //! under renju, and every bad input answered by `ERROR` with the last good state kept.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};

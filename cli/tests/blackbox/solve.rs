@@ -56,7 +56,7 @@ fn connect4_opening_set_is_solved_exactly() {
     check_set("Test_L1_R1", dedicated());
 }
 
-mod common;
+use crate::common;
 use common::run_ok as cutoff;
 
 #[test]

@@ -1,6 +1,6 @@
 //! Protocol tests: drive the real binary line by line, with timeouts.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

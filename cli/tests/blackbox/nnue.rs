@@ -6,7 +6,7 @@
 //! UGI, and `cutoff --game ataxx bench --evalfile` is deterministic. `cutoff train` trains
 //! a king-bucketed chess net validated on held-out games, which the engine then plays with.
 
-mod common;
+use crate::common;
 
 use common::{bestmove_of, run_ok as cutoff_ok, Engine, TIMEOUT};
 use cutoff::games::chess::nnue::Activation;

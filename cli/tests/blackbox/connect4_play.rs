@@ -3,7 +3,7 @@
 //! book, then the exact solver) against random and greedy second players, and from won
 //! positions of Pascal Pons' middle-game set (`../shared/data`, skipped when absent).
 
-mod common;
+use crate::common;
 
 use cutoff::testdata::shared_data;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! Ataxx over the protocol: the real binary driven over UAI and UGI, with timeouts.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -7,7 +7,8 @@
 //! 1. **One module** `src/games/<game>.rs` (or a folder) with
 //!    - a type implementing the four game traits of [`crate::search::game`] (the search
 //!      takes them together as `Game`, implemented for every type that has the four). A
-//!      game writes 19 items:
+//!      game writes 19 items; `minimal_game_tests.rs` beside this file is such a game (Nim),
+//!      searched and solved by the engine's core:
 //!      - [`Rules`](crate::search::Rules), rules and notation, 15 mandatory items: `Move`,
 //!        `Variant`, `start`, `from_fen`, `to_fen`, `render`, `side_to_move`, `ply`,
 //!        `generate_moves`, `make_move`, `unmake_move`, `outcome`, `hash`, `parse_move`,
@@ -59,6 +60,9 @@ pub mod setup;
 
 #[cfg(test)]
 mod truth_tests;
+
+#[cfg(test)]
+mod minimal_game_tests;
 
 pub use registry::{
     net_error, BenchPosition, DialectSetting, EvalNet, Evaluation, GameInfo, GameVisitor,

@@ -21,7 +21,8 @@ use super::grid::{self, Mark};
 use super::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 use crate::rng::SplitMix;
 use crate::search::game::{
-    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, QUIET_HINT_LIMIT,
+    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, SearchRefinements,
+    QUIET_HINT_LIMIT,
 };
 
 /// Tic-tac-toe in the registry.
@@ -628,6 +629,8 @@ impl SearchHooks for Mnk {
         }
     }
 }
+
+impl SearchRefinements for Mnk {}
 
 impl ExactHooks for Mnk {
     fn remaining_plies_bound(&self) -> Option<u32> {

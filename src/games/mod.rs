@@ -5,18 +5,25 @@
 //! A new game needs exactly this:
 //!
 //! 1. **One module** `src/games/<game>.rs` (or a folder) with
-//!    - a type implementing the three game traits of [`crate::search::game`] (the search
-//!      takes them together as `Game`, implemented for every type that has the three):
-//!      - [`Rules`](crate::search::Rules), rules and notation, all mandatory: `Move`,
+//!    - a type implementing the four game traits of [`crate::search::game`] (the search
+//!      takes them together as `Game`, implemented for every type that has the four). A
+//!      game writes 19 items; `minimal_game_tests.rs` beside this file is such a game (Nim),
+//!      searched and solved by the engine's core:
+//!      - [`Rules`](crate::search::Rules), rules and notation, 15 mandatory items: `Move`,
 //!        `Variant`, `start`, `from_fen`, `to_fen`, `render`, `side_to_move`, `ply`,
 //!        `generate_moves`, `make_move`, `unmake_move`, `outcome`, `hash`, `parse_move`,
 //!        `format_move` (`game_end`, `rules_only` and `format_move_record` have defaults);
-//!      - [`SearchHooks`](crate::search::SearchHooks): `evaluate`, `encode_move`,
-//!        `HISTORY_SIZE` and `history_index` are mandatory; the rest (`move_hint`,
-//!        `pruning` and `SEARCH_PARAMS`, quiescence's `generate_noisy`, `is_noisy` and
-//!        `in_check`, null move, continuation and capture history indices,
-//!        `correction_key`, `exchange_at_least`, `is_search_draw`, `evaluate_mut`) only
-//!        where the game gains from them;
+//!      - [`SearchHooks`](crate::search::SearchHooks), what every game's search reads, 15
+//!        items: `evaluate`, `encode_move`, `HISTORY_SIZE` and `history_index` are
+//!        mandatory; `move_hint` (wins and captures first), `pruning` and `SEARCH_PARAMS`,
+//!        `generate_search_moves`, `evaluate_mut`, quiescence's `generate_noisy`,
+//!        `is_noisy` and `in_check`, and null move (`null_move_allowed`, `make_null`,
+//!        `unmake_null`) only where the game gains from them;
+//!      - [`SearchRefinements`](crate::search::SearchRefinements), all optional, what one
+//!        game or two refine (continuation and capture histories, forcing moves in the
+//!        quiet history, `hash_after`, `gives_check`, `exchange_at_least`,
+//!        `correction_key`, `is_search_draw`, endgame tables, `CHECK_INTERVAL`,
+//!        `wdl_phase`); a game with none writes `impl SearchRefinements for MyGame {}`;
 //!      - [`ExactHooks`](crate::search::ExactHooks), all optional: `dedicated_solver`,
 //!        `book_move`, `remaining_plies_bound`; a game with none writes
 //!        `impl ExactHooks for MyGame {}`;
@@ -53,6 +60,9 @@ pub mod setup;
 
 #[cfg(test)]
 mod truth_tests;
+
+#[cfg(test)]
+mod minimal_game_tests;
 
 pub use registry::{
     net_error, BenchPosition, DialectSetting, EvalNet, Evaluation, GameInfo, GameVisitor,
@@ -225,7 +235,8 @@ mod tests {
     }
 
     /// A visitor that names what a registered game provides beyond its rules: the optional
-    /// [`SearchHooks`](crate::search::SearchHooks) it switches on and the
+    /// [`SearchHooks`](crate::search::SearchHooks) and
+    /// [`SearchRefinements`](crate::search::SearchRefinements) it switches on and the
     /// [`ExactHooks`](crate::search::ExactHooks) it implements, in a fixed order.
     struct Provides;
 

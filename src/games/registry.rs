@@ -149,7 +149,8 @@ pub struct GameInfo {
     /// Whether endgame tables may answer its searches (chess: Syzygy).
     pub tablebases: Option<TablebaseSupport>,
     /// Its win/draw/loss model, fitted on its own self-play (`scripts/fit_wdl.py`), which
-    /// reads the phase [`SearchHooks::wdl_phase`](crate::search::SearchHooks::wdl_phase)
+    /// reads the phase
+    /// [`SearchRefinements::wdl_phase`](crate::search::SearchRefinements::wdl_phase)
     /// measures; `None` for a game without one (no `UCI_ShowWDL`).
     pub wdl: Option<WdlModel>,
     /// Its Elo scale, the levels that play at given ratings (`UCI_LimitStrength`,

@@ -1,7 +1,7 @@
 //! Correction history: what searches have found the static evaluation to be wrong by, per
 //! side to move and per class of positions (the game's
-//! [`SearchHooks::correction_key`](crate::search::SearchHooks::correction_key), in chess the
-//! pawn structure), applied to later static evaluations of the same class.
+//! [`SearchRefinements::correction_key`](crate::search::SearchRefinements::correction_key),
+//! in chess the pawn structure), applied to later static evaluations of the same class.
 //!
 //! Each entry is a running average of `search score - static evaluation`, weighted by the
 //! depth of the search that produced it, kept in 1/`GRAIN` units.

@@ -1,17 +1,19 @@
 //! The interface a game implements to be searched, played and spoken over the protocol.
 //!
-//! A game implements three traits, one per concern:
+//! A game implements four traits, one per concern:
 //! - [`Rules`]: rules and notation (start, FEN in and out, moves, make/unmake, the end of the
 //!   game, the hash, move text), all mandatory but `rules_only`, `game_end` and
 //!   `format_move_record`;
-//! - [`SearchHooks`]: evaluation and move ordering keys (mandatory), and the hooks of the
-//!   value-changing techniques (pruning, quiescence, null move, check, correction, exchange
-//!   evaluation), off by default so a game that gives none is searched as plain minimax with
-//!   alpha-beta;
+//! - [`SearchHooks`]: what every game's search reads: evaluation and move ordering keys
+//!   (mandatory), and the value-changing techniques (pruning, quiescence, null move), off by
+//!   default so a game that gives none is searched as plain minimax with alpha-beta;
+//! - [`SearchRefinements`]: what one game or two refine (more history tables, foreknowledge
+//!   of a move, exchange evaluation, correction keys, draws by history, endgame tables), all
+//!   off by default (`impl SearchRefinements for MyGame {}`);
 //! - [`ExactHooks`]: a dedicated solver, an opening book, a bound on the plies left, all
 //!   absent by default (`impl ExactHooks for MyGame {}`).
 //!
-//! [`Game`] is the three together, implemented for every type that has them. The search core
+//! [`Game`] is the four together, implemented for every type that has them. The search core
 //! is generic over `G: Game` and dispatches statically: no trait objects and no allocation
 //! per node.
 
@@ -192,7 +194,7 @@ pub struct Pruning {
     /// Futility, late move and history pruning of quiet moves near the horizon.
     pub futility: bool,
     /// Static exchange pruning near the horizon: moves that lose material by
-    /// [`SearchHooks::exchange_at_least`] are skipped.
+    /// [`SearchRefinements::exchange_at_least`] are skipped.
     pub exchange_pruning: bool,
     /// Singular extensions: the hash move is searched a ply deeper when every other move
     /// fails well below its score, and the node is cut (multi-cut) or the move reduced
@@ -202,7 +204,7 @@ pub struct Pruning {
     /// a PV node never searches its other moves to extend the table's.
     pub singular_off_pv_only: bool,
     /// Correction history: static evaluations are corrected by what searches found for
-    /// positions of the same [`SearchHooks::correction_key`].
+    /// positions of the same [`SearchRefinements::correction_key`].
     pub eval_correction: bool,
     /// Quiescence search over [`SearchHooks::generate_noisy`] moves at the horizon.
     pub quiescence: bool,
@@ -294,11 +296,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
 }
 
-/// What the search asks of a game beyond its rules: evaluation, move ordering, and the
-/// value-changing techniques it allows (pruning, quiescence, null move, check extensions,
-/// evaluation correction, exchange evaluation). `evaluate`, `encode_move`, `HISTORY_SIZE`
-/// and `history_index` are mandatory; every other hook has a conservative default, so a
-/// game that writes only those four is searched as plain minimax with alpha-beta.
+/// What the search asks of every game beyond its rules: its moves, evaluation and move
+/// ordering keys, and the value-changing techniques it allows (pruning, quiescence, null
+/// move). `evaluate`, `encode_move`, `HISTORY_SIZE` and `history_index` are mandatory;
+/// every other item has a conservative default, so a game that writes only those four is
+/// searched as plain minimax with alpha-beta. What only some games refine (more history
+/// tables, foreknowledge of a move's key or check, exchange evaluation, correction keys,
+/// draws by history, endgame tables) is [`SearchRefinements`].
 pub trait SearchHooks: Rules {
     /// Appends the moves the search considers here (which the caller has cleared): a
     /// subset of the legal moves that is empty only when they are, and holds every move
@@ -321,44 +325,6 @@ pub trait SearchHooks: Rules {
     const HISTORY_SIZE: usize;
     /// Index of a move in the history table (usually from/to and the side to move).
     fn history_index(&self, mv: Self::Move) -> usize;
-    /// The size of the continuation index space (0: the game has none, and continuation
-    /// histories and counter moves stay off).
-    const CONTINUATION_SIZE: usize = 0;
-    /// The [`Rules::hash`] the position will have once `mv` (legal here) is made, where the
-    /// game knows it cheaply beforehand (`None`: it does not, the default). The search then
-    /// fetches the child's table bucket while the move is being made.
-    fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
-        None
-    }
-    /// Whether `mv` (legal here) will leave the opponent in check ([`SearchHooks::in_check`]),
-    /// where the game knows it cheaply beforehand (`None`: it does not, the default). A
-    /// quiet move the search would prune unless it gives check is then skipped without
-    /// being made.
-    fn gives_check(&self, _mv: Self::Move) -> Option<bool> {
-        None
-    }
-    /// Index of `mv` (about to be played here) in continuation histories and the
-    /// counter-move table, below [`SearchHooks::CONTINUATION_SIZE`]: what moved where (chess: the
-    /// coloured piece and its target square). A move is judged by the moves one and two
-    /// plies before it through these indices.
-    fn continuation_index(&self, mv: Self::Move) -> Option<usize> {
-        let _ = mv;
-        None
-    }
-    /// Whether the moves hinted as forcing but not noisy (Ataxx's captures) share the
-    /// butterfly history of quiet moves: ordered by it among moves of the same hint (which
-    /// the game then spaces at least `2 * HISTORY_MAX` apart), rewarded and punished by
-    /// cut-offs as quiet moves are, and reduced less or more by it.
-    const FORCING_HISTORY: bool = false;
-    /// The size of the capture history (0: the game has none).
-    const CAPTURE_HISTORY_SIZE: usize = 0;
-    /// Index of the noisy move `mv` in the capture history, below
-    /// [`SearchHooks::CAPTURE_HISTORY_SIZE`] (chess: the coloured piece moved, its target square
-    /// and the piece taken).
-    fn capture_history_index(&self, mv: Self::Move) -> Option<usize> {
-        let _ = mv;
-        None
-    }
     /// Ordering hint for `mv` in this position: higher is searched earlier. Captures,
     /// winning or blocking moves should score above `QUIET_HINT_LIMIT`, so killers and
     /// history only sort the quiet rest. Noisy moves hinted below it (captures that lose
@@ -375,22 +341,6 @@ pub trait SearchHooks: Rules {
     /// limits, the late move reduction table ([`SearchParams::DEFAULT`] unless the game
     /// tunes its own).
     const SEARCH_PARAMS: SearchParams = SearchParams::DEFAULT;
-    /// How often (in nodes) the search reads the clock and the stop flag: a game whose
-    /// nodes are slow reads them more often so that it stops near its deadline on a
-    /// loaded machine ([`CHECK_INTERVAL`](super::params::CHECK_INTERVAL) by default; a
-    /// power of two). No search decision depends on it.
-    const CHECK_INTERVAL: u64 = super::params::CHECK_INTERVAL;
-    /// Whether `mv` wins at least `threshold` (in the game's evaluation units) once both
-    /// sides have traded on its target square (static exchange evaluation); used by
-    /// [`Pruning::exchange_pruning`]. The default claims every move does.
-    fn exchange_at_least(&self, _mv: Self::Move, _threshold: i32) -> bool {
-        true
-    }
-    /// The class of positions whose static evaluations err alike, for
-    /// [`Pruning::eval_correction`] (in chess, the pawn structure); `None` for none.
-    fn correction_key(&self) -> Option<u64> {
-        None
-    }
     /// Noisy moves (captures, promotions) for quiescence; only used when `pruning().quiescence`.
     /// When the side to move is in check it must give every legal move (all evasions):
     /// quiescence does not stand pat in check and scores having no evasion as a loss.
@@ -414,6 +364,69 @@ pub trait SearchHooks: Rules {
     fn make_null(&mut self) {}
     /// Takes back [`SearchHooks::make_null`].
     fn unmake_null(&mut self) {}
+}
+
+/// What one game or two refine in the search beyond [`SearchHooks`], every item with a
+/// default that leaves it off: a game without any writes `impl SearchRefinements for
+/// MyGame {}`. In groups:
+/// - more history: continuation and capture histories (chess), forcing moves sharing the
+///   quiet history (Ataxx);
+/// - foreknowledge of a move before it is made: the child's hash (gomoku), whether it gives
+///   check (gomoku, Ataxx);
+/// - chess's own: exchange evaluation, the correction key, draws by history, endgame
+///   tables;
+/// - how often the clock is read (gomoku), and the phase of the win/draw/loss model (chess),
+///   which only the protocol asks.
+pub trait SearchRefinements: SearchHooks {
+    /// The size of the continuation index space (0: the game has none, and continuation
+    /// histories and counter moves stay off).
+    const CONTINUATION_SIZE: usize = 0;
+    /// Index of `mv` (about to be played here) in continuation histories and the
+    /// counter-move table, below [`SearchRefinements::CONTINUATION_SIZE`]: what moved where
+    /// (chess: the coloured piece and its target square). A move is judged by the moves one
+    /// and two plies before it through these indices.
+    fn continuation_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+    /// The size of the capture history (0: the game has none).
+    const CAPTURE_HISTORY_SIZE: usize = 0;
+    /// Index of the noisy move `mv` in the capture history, below
+    /// [`SearchRefinements::CAPTURE_HISTORY_SIZE`] (chess: the coloured piece moved, its
+    /// target square and the piece taken).
+    fn capture_history_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+    /// Whether the moves hinted as forcing but not noisy (Ataxx's captures) share the
+    /// butterfly history of quiet moves: ordered by it among moves of the same hint (which
+    /// the game then spaces at least `2 * HISTORY_MAX` apart), rewarded and punished by
+    /// cut-offs as quiet moves are, and reduced less or more by it.
+    const FORCING_HISTORY: bool = false;
+    /// The [`Rules::hash`] the position will have once `mv` (legal here) is made, where the
+    /// game knows it cheaply beforehand (`None`: it does not, the default). The search then
+    /// fetches the child's table bucket while the move is being made.
+    fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+    /// Whether `mv` (legal here) will leave the opponent in check ([`SearchHooks::in_check`]),
+    /// where the game knows it cheaply beforehand (`None`: it does not, the default). A
+    /// quiet move the search would prune unless it gives check is then skipped without
+    /// being made.
+    fn gives_check(&self, _mv: Self::Move) -> Option<bool> {
+        None
+    }
+    /// Whether `mv` wins at least `threshold` (in the game's evaluation units) once both
+    /// sides have traded on its target square (static exchange evaluation); used by
+    /// [`Pruning::exchange_pruning`]. The default claims every move does.
+    fn exchange_at_least(&self, _mv: Self::Move, _threshold: i32) -> bool {
+        true
+    }
+    /// The class of positions whose static evaluations err alike, for
+    /// [`Pruning::eval_correction`] (in chess, the pawn structure); `None` for none.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
     /// A search shortcut, not a rule of the game: whether the search may score this
     /// position as a draw because it repeats an earlier one once (the side that could
     /// avoid it would have), or a history-dependent draw rule holds. Games end only by
@@ -439,6 +452,11 @@ pub trait SearchHooks: Rules {
         let _ = moves;
         None
     }
+    /// How often (in nodes) the search reads the clock and the stop flag: a game whose
+    /// nodes are slow reads them more often so that it stops near its deadline on a
+    /// loaded machine ([`CHECK_INTERVAL`](super::params::CHECK_INTERVAL) by default; a
+    /// power of two). No search decision depends on it.
+    const CHECK_INTERVAL: u64 = super::params::CHECK_INTERVAL;
     /// The game phase its win/draw/loss model reads (a [`WdlModel`](super::WdlModel)
     /// in the game's registry entry, fitted on its self-play): by default the ply (Ataxx),
     /// chess counts material. Only the protocol's `UCI_ShowWDL` reports ask it, never the
@@ -549,16 +567,17 @@ pub trait ExactHooks: SearchHooks {
     }
 }
 
-/// A game the search core can play: [`Rules`], [`SearchHooks`] and [`ExactHooks`] together.
+/// A game the search core can play: [`Rules`], [`SearchHooks`], [`SearchRefinements`] and
+/// [`ExactHooks`] together.
 ///
 /// Nobody implements `Game` by hand: the blanket implementation below covers every type that
-/// implements the three traits. The search, the protocol and the tools are generic over
+/// implements the four traits. The search, the protocol and the tools are generic over
 /// `G: Game` and dispatch statically (no trait objects, no allocation per node), and through
-/// this bound they call the three traits' methods without importing them; code that names a
+/// this bound they call the four traits' methods without importing them; code that names a
 /// concrete game type (`Chess`, `Connect4`) imports the trait whose method it calls.
-pub trait Game: Rules + SearchHooks + ExactHooks {}
+pub trait Game: Rules + SearchHooks + SearchRefinements + ExactHooks {}
 
-impl<G: Rules + SearchHooks + ExactHooks> Game for G {}
+impl<G: Rules + SearchHooks + SearchRefinements + ExactHooks> Game for G {}
 
 /// Ordering hints at or above this value are searched before killers and history moves.
 pub const QUIET_HINT_LIMIT: i32 = 1 << 20;

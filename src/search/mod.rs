@@ -39,7 +39,7 @@ pub use exact::ExactSearch;
 pub use features::{SearchFeatures, SearchStats};
 pub use game::{
     EndReason, ExactHooks, Game, GameEnd, GameError, GameResult, MoveList, Outcome, Player,
-    Pruning, Rules, SearchHooks,
+    Pruning, Rules, SearchHooks, SearchRefinements,
 };
 pub use limits::Limits;
 pub use params::SearchParams;

@@ -413,7 +413,8 @@ impl<M: Copy + Eq> MovePicker<M> {
     }
 
     /// Hands out at once the moves not handed out yet that are not noisy and that the game
-    /// knows give no check ([`SearchHooks::gives_check`](super::SearchHooks::gives_check)
+    /// knows give no check
+    /// ([`SearchRefinements::gives_check`](super::SearchRefinements::gives_check)
     /// `Some(false)`), for a search that prunes every later quiet move (late move pruning's
     /// count is reached, or the node is futile): they count in
     /// [`MovePicker::handed_out`] as if each had been selected and skipped, and the node's

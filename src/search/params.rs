@@ -3,10 +3,10 @@
 //! game's evaluation, so each game may have its own set ([`SearchHooks::SEARCH_PARAMS`]); every
 //! field changes the node count of `bench`, so a change here is a change of the `Bench:`
 //! signature. [`INFINITE_EXACT_TIME`] is the same for every game; [`CHECK_INTERVAL`] is the
-//! default of [`SearchHooks::CHECK_INTERVAL`].
+//! default of [`SearchRefinements::CHECK_INTERVAL`].
 //!
 //! [`SearchHooks::SEARCH_PARAMS`]: super::game::SearchHooks::SEARCH_PARAMS
-//! [`SearchHooks::CHECK_INTERVAL`]: super::game::SearchHooks::CHECK_INTERVAL
+//! [`SearchRefinements::CHECK_INTERVAL`]: super::game::SearchRefinements::CHECK_INTERVAL
 
 use std::time::Duration;
 
@@ -17,7 +17,9 @@ use super::score::Score;
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// How often (in nodes) the clock and the stop flag are read, unless the game says
-/// otherwise ([`SearchHooks::CHECK_INTERVAL`](super::game::SearchHooks::CHECK_INTERVAL)).
+/// otherwise ([`SearchRefinements::CHECK_INTERVAL`]).
+///
+/// [`SearchRefinements::CHECK_INTERVAL`]: super::game::SearchRefinements::CHECK_INTERVAL
 pub const CHECK_INTERVAL: u64 = 1024;
 /// Time the exact solver may take under `go infinite` before the normal search starts.
 pub const INFINITE_EXACT_TIME: Duration = Duration::from_secs(5);

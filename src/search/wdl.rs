@@ -2,9 +2,9 @@
 //! self-play (`scripts/fit_wdl.py`), as Stockfish's `win_rate_model`.
 //!
 //! For a score `x` (the side to move's view, in the game's evaluation units) and the
-//! position's game phase `m` (what the game's [`wdl_phase`](super::SearchHooks::wdl_phase)
-//! measures: chess its material, Ataxx its stones), normalised as
-//! `m' = clamp(m, min, max) / scale`:
+//! position's game phase `m` (what the game's
+//! [`wdl_phase`](super::SearchRefinements::wdl_phase) measures: chess its material, Ataxx
+//! its stones), normalised as `m' = clamp(m, min, max) / scale`:
 //!
 //! ```text
 //! win  = 1 / (1 + exp((a(m') - x) / b(m')))

@@ -56,7 +56,7 @@ use super::{
 use crate::rng::splitmix64;
 use crate::search::game::{
     EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
-    SearchHooks, QUIET_HINT_LIMIT,
+    SearchHooks, SearchRefinements, QUIET_HINT_LIMIT,
 };
 use crate::search::ordering::HISTORY_MAX;
 use crate::search::{SearchParams, WdlModel};
@@ -97,10 +97,10 @@ pub const INFO: GameInfo = GameInfo {
 };
 
 /// The win/draw/loss model (`UCI_ShowWDL`) by the ply (the default
-/// [`SearchHooks::wdl_phase`]), fitted by `scripts/fit_wdl.py` on the store's generation 5
-/// chunk 0 (99,281 positions of 1,000 games) and checked on chunk 1 (99,673 positions):
-/// held-out log-loss 0.724 nats a position against 1.055 for the base rates (0.770 by
-/// the stones on the board, 0.920 without a phase). See docs/ataxx.md.
+/// [`SearchRefinements::wdl_phase`]), fitted by `scripts/fit_wdl.py` on the store's
+/// generation 5 chunk 0 (99,281 positions of 1,000 games) and checked on chunk 1 (99,673
+/// positions): held-out log-loss 0.724 nats a position against 1.055 for the base rates
+/// (0.770 by the stones on the board, 0.920 without a phase). See docs/ataxx.md.
 pub const WDL: WdlModel = WdlModel {
     a: [227.148, -75.721, -131.271, 85.006],
     b: [-7.274, 26.696, -50.330, 192.802],
@@ -873,11 +873,6 @@ impl SearchHooks for Ataxx {
 
     const SEARCH_PARAMS: SearchParams = ATAXX_SEARCH_PARAMS;
 
-    /// Ataxx has no check: a move late move pruning skips is never made.
-    fn gives_check(&self, _mv: AtaxxMove) -> Option<bool> {
-        Some(false)
-    }
-
     fn history_index(&self, mv: AtaxxMove) -> usize {
         self.side.index() * 64 * 64 + usize::from(Self::encode_move(mv))
     }
@@ -894,9 +889,6 @@ impl SearchHooks for Ataxx {
             _ => QUIET_HINT_LIMIT + weight * CAPTURE_CLASS_STEP,
         }
     }
-
-    /// Captures share the butterfly history with quiet moves (zataxx's single table).
-    const FORCING_HISTORY: bool = true;
 
     /// Null move, reverse futility, futility and late-move pruning, late move reductions,
     /// internal iterative reductions (at every node) and singular extensions (off the
@@ -938,6 +930,16 @@ impl SearchHooks for Ataxx {
             state.pop();
         }
     }
+}
+
+impl SearchRefinements for Ataxx {
+    /// Ataxx has no check: a move late move pruning skips is never made.
+    fn gives_check(&self, _mv: AtaxxMove) -> Option<bool> {
+        Some(false)
+    }
+
+    /// Captures share the butterfly history with quiet moves (zataxx's single table).
+    const FORCING_HISTORY: bool = true;
 }
 
 impl ExactHooks for Ataxx {}

@@ -68,7 +68,8 @@ pub const ELO_SCALE: &[EloAnchor] = &[
 ];
 
 /// The win/draw/loss model (`UCI_ShowWDL`) by the material of both sides (pawn 1, knight
-/// and bishop 3, rook 5, queen 9: [`SearchHooks::wdl_phase`](crate::search::SearchHooks::wdl_phase)),
+/// and bishop 3, rook 5, queen 9:
+/// [`SearchRefinements::wdl_phase`](crate::search::SearchRefinements::wdl_phase)),
 /// fitted by `scripts/fit_wdl.py` on 104,115 quiet positions of 1,500 self-play games
 /// (`cutoff datagen --games 1500 --nodes 3000 --format bullet --seed 71`) and checked on
 /// 100,984 of 1,500 others (`--seed 72`): held-out log-loss 0.567 nats a position against

@@ -43,7 +43,7 @@ use crate::rng::SplitMix;
 use crate::search::game::QUIET_HINT_LIMIT;
 use crate::search::{
     EndReason, ExactHooks, GameEnd, GameError, MoveList, Outcome, Player, Pruning, Rules,
-    SearchHooks, SearchParams,
+    SearchHooks, SearchParams, SearchRefinements,
 };
 
 /// Boards kept ready on the unmake stack without reallocating.
@@ -759,23 +759,6 @@ impl SearchHooks for Chess {
         side * 4096 + mv.from as usize * 64 + mv.to as usize
     }
 
-    const CONTINUATION_SIZE: usize = 2 * 6 * 64;
-
-    fn continuation_index(&self, mv: Move) -> Option<usize> {
-        let piece = self.board.piece_on(mv.from)? as usize;
-        let side = self.board.side_to_move() as usize;
-        Some((side * 6 + piece) * 64 + mv.to as usize)
-    }
-
-    const CAPTURE_HISTORY_SIZE: usize = 2 * 6 * 64 * 6;
-
-    fn capture_history_index(&self, mv: Move) -> Option<usize> {
-        let moved = self.continuation_index(mv)?;
-        // Pawn to queen by victim; a promotion without a capture takes the king's place.
-        let victim = captured_piece(&self.board, mv).map_or(Piece::King as usize, |p| p as usize);
-        Some(moved * 6 + victim)
-    }
-
     fn move_hint(&self, mv: Move) -> i32 {
         let victim = captured_piece(&self.board, mv);
         if victim.is_none() && mv.promotion.is_none() {
@@ -848,16 +831,6 @@ impl SearchHooks for Chess {
         }
     }
 
-    fn correction_key(&self) -> Option<u64> {
-        let white = self.board.colored_pieces(Color::White, Piece::Pawn).0;
-        let black = self.board.colored_pieces(Color::Black, Piece::Pawn).0;
-        Some(SplitMix::new(white ^ black.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64())
-    }
-
-    fn exchange_at_least(&self, mv: Move, threshold: i32) -> bool {
-        see_at_least(&self.board, mv, threshold)
-    }
-
     fn generate_noisy(&self, moves: &mut MoveList<Move>) {
         if self.in_check() {
             self.generate_moves(moves);
@@ -921,6 +894,35 @@ impl SearchHooks for Chess {
                 nnue.pop();
             }
         }
+    }
+}
+
+impl SearchRefinements for Chess {
+    const CONTINUATION_SIZE: usize = 2 * 6 * 64;
+
+    fn continuation_index(&self, mv: Move) -> Option<usize> {
+        let piece = self.board.piece_on(mv.from)? as usize;
+        let side = self.board.side_to_move() as usize;
+        Some((side * 6 + piece) * 64 + mv.to as usize)
+    }
+
+    const CAPTURE_HISTORY_SIZE: usize = 2 * 6 * 64 * 6;
+
+    fn capture_history_index(&self, mv: Move) -> Option<usize> {
+        let moved = self.continuation_index(mv)?;
+        // Pawn to queen by victim; a promotion without a capture takes the king's place.
+        let victim = captured_piece(&self.board, mv).map_or(Piece::King as usize, |p| p as usize);
+        Some(moved * 6 + victim)
+    }
+
+    fn correction_key(&self) -> Option<u64> {
+        let white = self.board.colored_pieces(Color::White, Piece::Pawn).0;
+        let black = self.board.colored_pieces(Color::Black, Piece::Pawn).0;
+        Some(SplitMix::new(white ^ black.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64())
+    }
+
+    fn exchange_at_least(&self, mv: Move, threshold: i32) -> bool {
+        see_at_least(&self.board, mv, threshold)
     }
 
     fn is_search_draw(&self) -> bool {

@@ -32,7 +32,9 @@ use super::grid;
 use super::{BenchPosition, GameInfo, PieceMarks, ProtocolSettings, ToolSettings};
 use crate::rng::mix64;
 use crate::search::game::QUIET_HINT_LIMIT;
-use crate::search::{ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks};
+use crate::search::{
+    ExactHooks, GameError, MoveList, Outcome, Player, Rules, SearchHooks, SearchRefinements,
+};
 
 /// Connect Four in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -511,6 +513,8 @@ impl SearchHooks for Connect4 {
         16 * threats_after.count_ones() as i32 + centre
     }
 }
+
+impl SearchRefinements for Connect4 {}
 
 impl ExactHooks for Connect4 {
     fn dedicated_solver(

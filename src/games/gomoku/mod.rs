@@ -39,7 +39,8 @@ use super::{
     ToolSettings, VariantOption, VariantOptionKind, VariantSettings,
 };
 use crate::search::game::{
-    ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks, QUIET_HINT_LIMIT,
+    ExactHooks, GameError, MoveList, Outcome, Player, Pruning, Rules, SearchHooks,
+    SearchRefinements, QUIET_HINT_LIMIT,
 };
 use crate::search::params::SearchParams;
 
@@ -1422,22 +1423,6 @@ impl SearchHooks for Gomoku {
         ..SearchParams::DEFAULT
     };
 
-    /// A gomoku node costs several chess nodes (a move rewrites 32 cells' patterns), so
-    /// the clock is read every 256 nodes: a few hundred microseconds, a few ms loaded.
-    const CHECK_INTERVAL: u64 = 256;
-
-    /// The stone's key and the side's: known before the move's pattern updates.
-    fn hash_after(&self, mv: Cell) -> Option<u64> {
-        let keys = zobrist();
-        Some(self.hash ^ keys.stones[usize::from(mv.0)][self.side.index()] ^ keys.side)
-    }
-
-    /// A five threat (the opponent's check) comes only from a stone that makes a four.
-    fn gives_check(&self, mv: Cell) -> Option<bool> {
-        let own = self.cells[usize::from(mv.0)].info[self.side.index()];
-        Some(threat_from(own.threat).is_four())
-    }
-
     fn history_index(&self, mv: Cell) -> usize {
         self.side.index() * PADDED + usize::from(mv.0)
     }
@@ -1526,6 +1511,24 @@ impl SearchHooks for Gomoku {
         self.side = self.side.other();
         self.hash ^= zobrist().side;
         self.pop_net_move();
+    }
+}
+
+impl SearchRefinements for Gomoku {
+    /// A gomoku node costs several chess nodes (a move rewrites 32 cells' patterns), so
+    /// the clock is read every 256 nodes: a few hundred microseconds, a few ms loaded.
+    const CHECK_INTERVAL: u64 = 256;
+
+    /// The stone's key and the side's: known before the move's pattern updates.
+    fn hash_after(&self, mv: Cell) -> Option<u64> {
+        let keys = zobrist();
+        Some(self.hash ^ keys.stones[usize::from(mv.0)][self.side.index()] ^ keys.side)
+    }
+
+    /// A five threat (the opponent's check) comes only from a stone that makes a four.
+    fn gives_check(&self, mv: Cell) -> Option<bool> {
+        let own = self.cells[usize::from(mv.0)].info[self.side.index()];
+        Some(threat_from(own.threat).is_four())
     }
 }
 

@@ -35,12 +35,12 @@ impl<G: Game> Searcher<G> {
 
     /// Learns from a beta cut-off by `mv` at `node`: a quiet move becomes a killer and the
     /// counter move of the previous move; it (or a forcing move, where the game shares the
-    /// history: [`SearchHooks::FORCING_HISTORY`]) gains butterfly and continuation history
-    /// that the moves of `quiets_tried` (the quiet, and there forcing, moves tried before
-    /// it) lose; a noisy move gains capture history. The noisy moves tried before it lose
-    /// capture history either way.
+    /// history: [`SearchRefinements::FORCING_HISTORY`]) gains butterfly and continuation
+    /// history that the moves of `quiets_tried` (the quiet, and there forcing, moves tried
+    /// before it) lose; a noisy move gains capture history. The noisy moves tried before it
+    /// lose capture history either way.
     ///
-    /// [`SearchHooks::FORCING_HISTORY`]: super::super::game::SearchHooks::FORCING_HISTORY
+    /// [`SearchRefinements::FORCING_HISTORY`]: super::super::game::SearchRefinements::FORCING_HISTORY
     pub(super) fn reward_cutoff(
         &mut self,
         game: &G,
@@ -101,9 +101,9 @@ impl<G: Game> Searcher<G> {
 
 /// Whether `mv` (called `quiet` or not) is read, rewarded and punished in the butterfly
 /// and continuation histories: a quiet move, or a forcing one that is not noisy where the
-/// game shares the histories ([`SearchHooks::FORCING_HISTORY`]).
+/// game shares the histories ([`SearchRefinements::FORCING_HISTORY`]).
 ///
-/// [`SearchHooks::FORCING_HISTORY`]: super::super::game::SearchHooks::FORCING_HISTORY
+/// [`SearchRefinements::FORCING_HISTORY`]: super::super::game::SearchRefinements::FORCING_HISTORY
 pub(super) fn shares_history<G: Game>(game: &G, mv: G::Move, quiet: bool) -> bool {
     quiet || (G::FORCING_HISTORY && !game.is_noisy(mv))
 }

@@ -500,8 +500,9 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Makes `mv`, fetching the child's table bucket as early as the game allows: before
-    /// the move where [`SearchHooks::hash_after`](super::game::SearchHooks::hash_after)
-    /// knows the key, else right after it.
+    /// the move where
+    /// [`SearchRefinements::hash_after`](super::game::SearchRefinements::hash_after) knows
+    /// the key, else right after it.
     fn make_prefetched(&self, game: &mut G, mv: G::Move) {
         let early_key = game.hash_after(mv);
         if let Some(key) = early_key {

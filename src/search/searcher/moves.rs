@@ -21,8 +21,9 @@ struct MoveFacts {
     noisy: bool,
     /// Not noisy, and not hinted as a forcing move (a win, a block...).
     quiet: bool,
-    /// Quiet, or forcing where the game shares the history (`SearchHooks::FORCING_HISTORY`):
-    /// read, rewarded and punished in the butterfly and continuation histories.
+    /// Quiet, or forcing where the game shares the history
+    /// (`SearchRefinements::FORCING_HISTORY`): read, rewarded and punished in the butterfly
+    /// and continuation histories.
     shares_history: bool,
     /// Plies added to (or, negative, taken from) its depth: the hash move's singular
     /// extension.

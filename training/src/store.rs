@@ -6,7 +6,7 @@
 //! chess. [`expand`] turns directories into their `.cgr` files; [`read_store`], the one
 //! reader, decodes each into game records ([`read_games`]: a damaged block is reported
 //! with the file and offset, and the rest is used), replays every game ([`replay`]) and
-//! keeps the training positions that pass a [`StoreFilter`] (the [`Keeper`]), written as
+//! keeps the training positions that pass a [`StoreFilter`] (its `Keeper`), written as
 //! the trainer's records with their images under the board's symmetries on request
 //! ([`read_training_records`]) or as text (`data export`). Nothing here writes to the
 //! store.

@@ -169,7 +169,7 @@ fn white_view(board: &Board, score: i16) -> i16 {
 }
 
 /// One stored game as read: its start position and its moves with White's scores, still
-/// in viriformat's codes ([`StoredGame::replay`] reads them).
+/// in viriformat's codes ([`StoredGame::to_record`] reads them as a game record).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
     /// The start position, marlinformat's `PackedBoard`.
@@ -254,7 +254,7 @@ impl StoredGame {
     }
 
     /// White's result as stored: 0 lost, 1 drawn, 2 won (any other byte is refused by
-    /// [`StoredGame::replay`]).
+    /// [`StoredGame::to_record`]).
     pub fn white_result(&self) -> u8 {
         self.start[WDL_BYTE]
     }

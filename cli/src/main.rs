@@ -66,15 +66,14 @@ enum Tool {
     TreeStats(tree_stats::TreeStatsOptions),
     /// Exact value of a position and of every root move (or of every position of a file).
     Solve(solve::SolveOptions),
-    /// Self-play at a fixed node count per move, appending positions labelled with the game
-    /// result: for chess, quiet positions as `FEN;result` lines (result 1.0/0.5/0.0 for
-    /// White) for `tune` or bullet `ChessBoard` records; for `--game ataxx`, bullet
-    /// `AtaxxBoard` records (`--format bullet`); records hold the search score. `--format
-    /// records` writes the store's compressed games (chess's in viriformat).
+    /// Self-play at a fixed node count per move, appending the store's compressed games
+    /// (`--format records`, chess's in viriformat) or the training positions as the
+    /// trainer's records (`--format bullet`: bullet `ChessBoard` records for chess,
+    /// `AtaxxBoard` for `--game ataxx`), each with the search score and the game result.
     Datagen(DatagenArgs),
-    /// Texel tuning of the chess evaluation on `FEN;result` lines (from `datagen`): fits
-    /// the sigmoid scale K, minimises the squared error with Adam, writes the weights as
-    /// Rust source.
+    /// Texel tuning of the chess evaluation on `FEN;result` lines (from `data export`):
+    /// fits the sigmoid scale K, minimises the squared error with Adam, writes the weights
+    /// as Rust source.
     Tune(TuneArgs),
     /// Trains an NNUE network `(INPUTS -> N)x2 -> B` (B output buckets, 1 by default) of
     /// the game's feature set on bullet records (`ChessBoard` for chess, `AtaxxBoard` for
@@ -87,8 +86,9 @@ enum Tool {
     TrainPolicy(TrainPolicyArgs),
     /// Training records of the game (bullet `ChessBoard` for chess, `AtaxxBoard` for
     /// `--game ataxx`; 32 bytes a position): `data shuffle` interleaves files in a seeded
-    /// random order, `data convert` turns chess datagen's text format into records (score
-    /// 0: train them with `--wdl 1.0`).
+    /// random order, `data export` writes the store's training positions as `FEN;result`
+    /// lines (for `tune`), `data convert` turns such lines into records (score 0: train
+    /// them with `--wdl 1.0`).
     Data(DataArgs),
     /// Opening books built by the game's own solver (Connect Four: `book build`).
     Book(book::BookArgs),

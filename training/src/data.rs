@@ -3,19 +3,21 @@
 //! trainer's records in a seeded random order (any game with a [`TrainingSupport`], whose
 //! record size it uses); `stats` reports on store files (games, results by colour, plies,
 //! scores, duplicates, damaged blocks); `relabel` mixes each record's score with a teacher
-//! net's evaluation ([`crate::relabel`]); `import` turns chess PGN games with engine
-//! scores into a store file ([`crate::chess::import`]); `convert` turns chess datagen's text format
-//! (`FEN;result`, no score) into `ChessBoard` records whose score is 0 (train them with
-//! `--wdl 1.0`).
-//!
-//! [`TrainingSupport`]: crate::TrainingSupport
+//! net's evaluation ([`crate::relabel`]); `export` writes the store's training positions as
+//! `FEN;result` lines (what `cutoff tune` reads); `import` turns chess PGN games with
+//! engine scores into a store file ([`crate::chess::import`]); `convert` turns chess
+//! `FEN;result` lines (no score) into `ChessBoard` records whose score is 0 (train them
+//! with `--wdl 1.0`).
 
 use clap::{Args, Subcommand};
 
-use crate::chess::{cli::chess_only, datagen, records};
-use crate::store::{expand, StoreFilter};
+use crate::chess::{cli::chess_only, records};
+use crate::relabel::relabel;
+use crate::store::{expand, read_text_lines, read_training_records, StoreFilter};
 use crate::train::read_inputs;
-use crate::{training_of, Trained};
+use crate::trained::{with_training, TrainingTask};
+use crate::trainer::{check_positions, TrainingRecord};
+use crate::TrainingSupport;
 use cutoff::games::GameKind;
 // The records in a random order that depends only on the seed (Fisher-Yates), as the
 // match runner shuffles its openings.
@@ -85,6 +87,20 @@ pub enum DataAction {
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<String>,
     },
+    /// Writes the training positions of store files (those `datagen --format bullet`
+    /// writes as records) as `FEN;result` lines, the result the first player's (`1.0`,
+    /// `0.5` or `0.0`; White's in chess: what `cutoff tune` reads).
+    Export {
+        /// The store files (`.cgr`) or directories of them.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        /// The text file (overwritten).
+        #[arg(long)]
+        out: String,
+        /// Which positions are written.
+        #[command(flatten)]
+        store: StoreFilter,
+    },
     /// Chess: the games of PGN files (plain or `.bz2`) whose move comments carry the
     /// engines' scores (fastchess's `{+0.31/12 0.123s}`, OpenBench's DATAGEN uploads) as a
     /// store file; a game that cannot be replayed is skipped with its number and reason.
@@ -96,7 +112,7 @@ pub enum DataAction {
         #[arg(long)]
         out: String,
     },
-    /// Converts chess datagen's text lines `FEN;result` into records with score 0.
+    /// Converts chess's text lines `FEN;result` (`data export`'s) into records with score 0.
     Convert {
         /// The text file.
         #[arg(long)]
@@ -115,61 +131,10 @@ impl DataArgs {
     }
 }
 
-/// `cutoff data shuffle|convert`: reads the input files, writes the output, and says
-/// how many records it wrote.
+/// `cutoff data`: reads the input files, writes the output, and says how many records it
+/// wrote (`stats`: reports on the store files).
 fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
-    let read = |path: &str| std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"));
     let (bytes, out, count) = match action {
-        DataAction::Shuffle {
-            data,
-            out,
-            seed,
-            symmetries,
-            skip_in_check,
-            store,
-        } => {
-            let training = training_of(game, "data shuffle")?;
-            let images = image_count(training, *symmetries, ("data shuffle", game))?;
-            let flat = gather(data, training, store, images, *skip_in_check)?;
-            let size = training.record_bytes();
-            let mut all: Vec<&[u8]> = flat.chunks_exact(size).collect();
-            shuffle(&mut all, *seed);
-            let count = all.len();
-            (all.concat(), out, count)
-        }
-        DataAction::Relabel {
-            data,
-            teacher,
-            weight,
-            symmetries,
-            out,
-        } => {
-            let training = training_of(game, "data relabel")?;
-            let images = image_count(training, *symmetries, ("data relabel", game))?;
-            let net = cutoff::nnue::Network::load_among(teacher, training.features())
-                .map_err(|e| format!("--teacher {}: {e}", teacher.display()))?;
-            crate::check_output_path(out)?;
-            let records = gather(data, training, &StoreFilter::default(), 1, false)?;
-            let mut relabelled = Vec::with_capacity(records.len() * images);
-            let stats = training.relabel(&records, &net, *weight, images, &mut relabelled);
-            println!(
-                "{} records, mean score change {:.1}, mean spread of the teacher over the images {:.1}",
-                stats.records, stats.mean_change, stats.mean_spread
-            );
-            let count = relabelled.len() / training.record_bytes();
-            (relabelled, out, count)
-        }
-        DataAction::Stats { data } => {
-            let training = training_of(game, "data stats")?;
-            let files = expand(data)?;
-            let dedup = StoreFilter {
-                dedup: true,
-                ..StoreFilter::default()
-            };
-            let stats = training.read_store(&files, &dedup, false, &mut Vec::new())?;
-            println!("{}", stats.report());
-            return Ok(());
-        }
         DataAction::Import { files, out } => {
             chess_only(game, "data import reads chess games")?;
             let summary = crate::chess::import::import_pgn_files(files, out)?;
@@ -181,9 +146,17 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
         }
         DataAction::Convert { text, out } => {
             chess_only(game, "data convert reads chess positions")?;
-            let text = String::from_utf8(read(text)?).map_err(|_| format!("{text}: not UTF-8"))?;
+            let bytes = std::fs::read(text).map_err(|e| format!("cannot read {text}: {e}"))?;
+            let text = String::from_utf8(bytes).map_err(|_| format!("{text}: not UTF-8"))?;
             let converted = records::records_from_text(&text)?;
-            (datagen::encode_bullet(&converted), out, converted.len())
+            (records::encode_bullet(&converted), out, converted.len())
+        }
+        _ => {
+            let tool = format!("data {}", action.name());
+            match with_training(game, &tool, action)?? {
+                Some(written) => written,
+                None => return Ok(()),
+            }
         }
     };
     std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
@@ -191,16 +164,104 @@ fn run_data(action: &DataAction, game: GameKind) -> Result<(), String> {
     Ok(())
 }
 
+/// What a data tool wrote: the bytes, the file they go to and the records (or lines) they
+/// are; `None` for a tool that only reports.
+type Written<'a> = Option<(Vec<u8>, &'a String, usize)>;
+
+impl DataAction {
+    /// The tool's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            DataAction::Shuffle { .. } => "shuffle",
+            DataAction::Relabel { .. } => "relabel",
+            DataAction::Stats { .. } => "stats",
+            DataAction::Export { .. } => "export",
+            DataAction::Import { .. } => "import",
+            DataAction::Convert { .. } => "convert",
+        }
+    }
+}
+
+/// The tools on any trained game's data (`shuffle`, `relabel`, `stats`, `export`).
+impl<'a> TrainingTask for &'a DataAction {
+    type Output = Result<Written<'a>, String>;
+
+    fn run_as<G: TrainingSupport>(self, game: GameKind) -> Result<Written<'a>, String> {
+        let tool = (self.name(), game);
+        match self {
+            DataAction::Shuffle {
+                data,
+                out,
+                seed,
+                symmetries,
+                skip_in_check,
+                store,
+            } => {
+                let images = image_count::<G>(*symmetries, tool)?;
+                let flat = gather::<G>(data, store, images, *skip_in_check)?;
+                let mut all: Vec<&[u8]> = flat.chunks_exact(G::RECORD_BYTES).collect();
+                shuffle(&mut all, *seed);
+                let count = all.len();
+                Ok(Some((all.concat(), out, count)))
+            }
+            DataAction::Relabel {
+                data,
+                teacher,
+                weight,
+                symmetries,
+                out,
+            } => {
+                let images = image_count::<G>(*symmetries, tool)?;
+                let net = cutoff::nnue::Network::load_among(teacher, G::Record::FEATURE_SETS)
+                    .map_err(|e| format!("--teacher {}: {e}", teacher.display()))?;
+                crate::check_output_path(out)?;
+                let records = gather::<G>(data, &StoreFilter::default(), 1, false)?;
+                let mut relabelled = Vec::with_capacity(records.len() * images);
+                let stats = relabel::<G>(&records, &net, *weight, images, &mut relabelled);
+                println!(
+                    "{} records, mean score change {:.1}, mean spread of the teacher over the images {:.1}",
+                    stats.records, stats.mean_change, stats.mean_spread
+                );
+                let count = relabelled.len() / G::RECORD_BYTES;
+                Ok(Some((relabelled, out, count)))
+            }
+            DataAction::Stats { data } => {
+                let files = expand(data)?;
+                let dedup = StoreFilter {
+                    dedup: true,
+                    ..StoreFilter::default()
+                };
+                let stats = read_training_records::<G>(&files, &dedup, false, &mut Vec::new())?;
+                println!("{}", stats.report());
+                Ok(None)
+            }
+            DataAction::Export { data, out, store } => {
+                let mut text = Vec::new();
+                let stats = read_text_lines::<G>(&expand(data)?, store, &mut text)?;
+                for error in &stats.errors {
+                    eprintln!("warning: {error}");
+                }
+                Ok(Some((text, out, stats.kept)))
+            }
+            DataAction::Import { .. } | DataAction::Convert { .. } => Err(format!(
+                "data {}: not a tool on trained records",
+                self.name()
+            )),
+        }
+    }
+}
+
 /// The images a record is written as: the game's symmetries with `symmetries`, else 1;
-/// an error for `tool` if `game` has none.
-fn image_count(
-    training: &dyn Trained,
+/// an error for `data tool` if `game` has none.
+fn image_count<G: TrainingSupport>(
     symmetries: bool,
     (tool, game): (&str, GameKind),
 ) -> Result<usize, String> {
-    match (symmetries, training.symmetries()) {
+    match (symmetries, G::SYMMETRIES) {
         (false, _) => Ok(1),
-        (true, 1) => Err(format!("{tool} --symmetries: {game} has no board symmetry")),
+        (true, 1) => Err(format!(
+            "data {tool} --symmetries: {game} has no board symmetry"
+        )),
         (true, count) => Ok(count),
     }
 }
@@ -216,31 +277,30 @@ fn parse_weight(text: &str) -> Result<f64, String> {
 /// The records of the files `data` (store files replayed through `store`), each checked,
 /// with those in check left out if `skip_in_check`, each followed by its images under the
 /// first `images` symmetries.
-fn gather(
+fn gather<G: TrainingSupport>(
     data: &[String],
-    training: &dyn Trained,
     store: &StoreFilter,
     images: usize,
     skip_in_check: bool,
 ) -> Result<Vec<u8>, String> {
-    let size = training.record_bytes();
+    let size = G::RECORD_BYTES;
     let mut flat = Vec::new();
     for file in expand(data)? {
         let path = file.display().to_string();
-        let bytes = read_inputs(std::slice::from_ref(&file), training, store, false)?;
-        training.check(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = read_inputs::<G>(std::slice::from_ref(&file), store, false)?;
+        check_positions(&G::decode(&bytes)).map_err(|e| format!("{path}: {e}"))?;
         let (mut found, left) = split_records(&bytes, size);
         if left > 0 {
             log::warn!("{path}: a partial record of {left} bytes at the end is left out");
         }
         if skip_in_check {
             let count = found.len();
-            found.retain(|record| !training.record_in_check(record));
+            found.retain(|record| !G::record_in_check(record));
             log::info!("{path}: {} records in check left out", count - found.len());
         }
         for record in found {
             for symmetry in 0..images {
-                training.push_image(record, symmetry, &mut flat);
+                G::push_image(record, symmetry, &mut flat);
             }
         }
     }

@@ -1,14 +1,13 @@
-//! `cutoff datagen`: any game's self-play through its
-//! [`Trained::datagen`], with a progress bar on
-//! stderr and the totals on stdout.
+//! `cutoff datagen`: any game's self-play ([`selfplay::run`] for the game's
+//! [`TrainingSupport`]), with a progress bar on stderr and the totals on stdout.
 
 use std::io;
 
 use clap::Args;
 
 use crate::selfplay::{self, DatagenOptions, DatagenSummary};
-use crate::training_of;
-use crate::Trained;
+use crate::trained::{with_training, TrainingTask};
+use crate::TrainingSupport;
 use cutoff::games::GameKind;
 use cutoff::tools::EvalArgs;
 
@@ -34,14 +33,14 @@ impl DatagenArgs {
     /// Reads the book, plays the games of `game` and appends their positions to `out`,
     /// reporting progress on stderr and the totals on stdout.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
-        let training = training_of(game, "datagen")?;
-        if !training.formats().contains(&self.options.format) {
-            let formats: Vec<&str> = training.formats().iter().map(|f| f.name()).collect();
-            return Err(format!(
-                "{game} datagen writes --format {} only",
-                formats.join(" or ")
-            ));
-        }
+        with_training(game, "datagen", self)?
+    }
+}
+
+impl TrainingTask for &DatagenArgs {
+    type Output = Result<(), String>;
+
+    fn run_as<G: TrainingSupport>(self, game: GameKind) -> Result<(), String> {
         if self.options.games == 0 {
             return Err("--games must be at least 1".to_string());
         }
@@ -65,7 +64,7 @@ impl DatagenArgs {
             net: self.eval.net(game)?,
             ..self.options.clone()
         };
-        run_datagen(&options, book, &self.out, game, training)
+        run_datagen::<G>(&options, book, &self.out, game)
     }
 }
 
@@ -85,13 +84,12 @@ fn default_book(relative: &str) -> String {
     }
 }
 
-/// Reads the book, appends the positions of `game`'s self-play to `out`, reports.
-fn run_datagen(
+/// Reads the book, appends the positions of `game`'s self-play (as `G`) to `out`, reports.
+fn run_datagen<G: TrainingSupport>(
     options: &DatagenOptions,
     book: &str,
     out: &str,
     game: GameKind,
-    training: &dyn Trained,
 ) -> Result<(), String> {
     let text =
         std::fs::read_to_string(book).map_err(|e| format!("cannot read book {book}: {e}"))?;
@@ -131,7 +129,7 @@ fn run_datagen(
         }
         bar.set_message(message);
     };
-    let summary = training.datagen(options, &book, &mut writer, &mut progress)?;
+    let summary = selfplay::run::<G>(options, &book, &mut writer, &mut progress)?;
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     println!(

@@ -6,15 +6,18 @@
 //! - [`datagen`], [`train`], [`data`]: `cutoff datagen`, `train` and `data`, each an
 //!   argument struct and a `run` that reads the files, calls the game's training support
 //!   and reports on stdout (progress on stderr);
-//! - [`selfplay`]: the self-play run loop every game's datagen shares; [`trainer`]: the
-//!   generic NNUE trainer on any game's records;
+//! - [`selfplay`]: the one self-play loop every game's datagen plays through; [`trainer`]:
+//!   the generic NNUE trainer on any game's records;
+//! - [`records`], [`blocks`] and [`store`]: the game records self-play writes, the store's
+//!   blocks, and the one reader that replays them into training records;
 //! - [`relabel`]: `cutoff data relabel`, scores mixed with a teacher net's evaluation;
-//! - [`support`]: the [`TrainingSupport`] trait a game implements to be trained;
-//! - [`trained`]: the list of games that do ([`training_of`]); a game without one gets an
-//!   error naming the games that have one;
-//! - [`chess`], [`ataxx`] and [`gomoku`]: each game's self-play and records; chess's Texel
-//!   tuning (`cutoff tune`) is in [`chess`] too, gomoku's move-ordering policy (`cutoff
-//!   train-policy`) in [`gomoku`].
+//! - [`support`]: the [`TrainingSupport`] trait, the one trait a game implements to be
+//!   trained;
+//! - [`trained`]: the list of games that do ([`with_training`] runs a tool's work for the
+//!   game's type); a game without one gets an error naming the games that have one;
+//! - [`chess`], [`ataxx`] and [`gomoku`]: each game's [`TrainingSupport`] and records;
+//!   chess's Texel tuning (`cutoff tune`) and store format (viriformat) are in [`chess`]
+//!   too, gomoku's move-ordering policy (`cutoff train-policy`) in [`gomoku`].
 
 #![warn(missing_docs)]
 
@@ -36,7 +39,7 @@ pub mod trainer;
 use std::path::Path;
 
 pub use support::TrainingSupport;
-pub use trained::{training_of, Trained};
+pub use trained::{with_training, TrainingTask};
 
 /// An error unless `out` can be a file to write: its directory exists. Checked before a
 /// long run, so that a typing error costs seconds, not the run.

@@ -1,8 +1,10 @@
-//! Game records: cutoff's compact self-play format for every game but chess (whose games
-//! are stored in viriformat). A record is one game: the position its self-play started
-//! from, each move with the search's score, and the result, so that a position costs a few
-//! bytes instead of a board; the positions are found again by replaying the moves
-//! ([`replay`]).
+//! Game records: one game of self-play as every game's datagen plays it and the store's
+//! reader replays it ([`GameRecord`]): the position its self-play started from, each move
+//! with the search's score, and the result, so that a position costs a few bytes instead
+//! of a board; the positions are found again by replaying the moves
+//! ([`crate::store::replay`]). How a game keeps its records in the store is its
+//! [`StoreFormat`]: cutoff's own format below for every game but chess, whose games are
+//! stored in viriformat ([`crate::chess::store`]).
 //!
 //! A file is a sequence of blocks of whole games ([`crate::blocks`], tag `CGR1`), each game,
 //! uncompressed:
@@ -12,7 +14,7 @@
 //! | 1 + n | the game's registry name: its length (`u8`) and its bytes |
 //! | 2 + n | the start position in the game's FEN: its length (`u16`) and its bytes |
 //! | 2 | the number of moves `n` (`u16`) |
-//! | 2n | each move's code (`SearchHooks::encode_move`, `u16`): the `n` low bytes, then the `n` high bytes |
+//! | 2n | each move's code (`TrainingSupport::record_code`, `u16`): the `n` low bytes, then the `n` high bytes |
 //! | 2n | each move's score: the `n` low bytes, then the `n` high bytes of a `u16` (below) |
 //! | 1 | the result: 0 the second player won, 1 a draw, 2 the first player won |
 //!
@@ -23,25 +25,24 @@
 //! planes of like bytes compress best: 2.7 bytes a move with zstd at level 19 in Ataxx,
 //! against 3.1 for each move's code and score side by side.
 //!
-//! A damaged block costs only its own games ([`read_games`]).
+//! A damaged block costs only its own games ([`crate::blocks::read_blocks`]).
 
-use crate::blocks::{self, FileGames};
-use cutoff::search::{Game, MoveList};
+use crate::blocks::{self, BlockKind};
 
 /// One move of a game record: the move's code and the score the search gave the position
 /// before it, from the side to move's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RecordedMove {
-    /// `SearchHooks::encode_move` of the move played.
+    /// The code of the move played (`TrainingSupport::record_code`).
     pub code: u16,
     /// The search's score of the position before the move (side to move's view).
     pub score: i16,
 }
 
-/// One game of self-play.
+/// One game of self-play, whatever the format it is stored in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// The game's registry name (`ataxx`, `gomoku`).
+    /// The game's registry name (`chess`, `ataxx`, `gomoku`).
     pub game: String,
     /// The position the recorded moves start from, in the game's FEN.
     pub start: String,
@@ -182,91 +183,33 @@ pub fn encode_block(games: &[u8], count: usize) -> Result<Vec<u8>, String> {
     blocks::encode_block(blocks::GAME_RECORDS, games, count)
 }
 
-/// Reads every block of `bytes` (the file `name`), expecting games of `game` (`None`: any).
-/// A damaged block, or one of another game or format, is reported and skipped
-/// ([`blocks::read_blocks`]).
-pub fn read_games(bytes: &[u8], name: &str, game: Option<&str>) -> FileGames<GameRecord> {
-    blocks::read_blocks(bytes, name, blocks::GAME_RECORDS, &mut |raw| {
-        let (record, used) = GameRecord::decode(raw)?;
-        match game {
-            Some(expected) if record.game != expected => {
-                Err(format!("a {} game, not {expected}", record.game))
-            }
-            _ => Ok((record, used)),
-        }
-    })
+/// How a game keeps its self-play in the store: the kind of the blocks, and each game's
+/// bytes in them (a game's `TrainingSupport::STORE_FORMAT`).
+#[derive(Copy, Clone, Debug)]
+pub struct StoreFormat {
+    /// The kind of the blocks that hold the games.
+    pub blocks: BlockKind,
+    /// Appends a game's uncompressed bytes.
+    pub encode: fn(&GameRecord, &mut Vec<u8>) -> Result<(), String>,
+    /// Reads one game from the front of a block's bytes: the game and the bytes it took.
+    pub decode: DecodeRecord,
 }
 
-/// Replays `record` in `G` (of `variant`): `visit` sees each position before its move, with
-/// the move's ply (from the record's start) and the search's score. An error if the start
-/// position does not parse or a move is not legal where it was played.
-pub fn replay<G: Game>(
-    variant: &G::Variant,
-    record: &GameRecord,
-    visit: &mut dyn FnMut(&G, usize, i16),
-) -> Result<(), String> {
-    let mut game = G::from_fen(variant, &record.start)
-        .map_err(|e| format!("start position '{}': {e}", record.start))?;
-    let mut moves = MoveList::new();
-    for (ply, recorded) in record.moves.iter().enumerate() {
-        moves.clear();
-        game.generate_moves(&mut moves);
-        let mv = moves
-            .iter()
-            .copied()
-            .find(|&mv| G::encode_move(mv) == recorded.code)
-            .ok_or_else(|| format!("move {} (code {}) is not legal", ply + 1, recorded.code))?;
-        visit(&game, ply, recorded.score);
-        game.make_move(mv);
-    }
-    Ok(())
+/// Reads one game record from the front of a block's bytes: the game and the bytes it took.
+pub type DecodeRecord = fn(&[u8]) -> Result<(GameRecord, usize), String>;
+
+impl StoreFormat {
+    /// cutoff's game records (this module's format).
+    pub const GAME_RECORDS: StoreFormat = StoreFormat {
+        blocks: blocks::GAME_RECORDS,
+        encode: GameRecord::encode,
+        decode: GameRecord::decode,
+    };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
-    use cutoff::search::{Rules, SearchHooks};
-
-    /// A game of Ataxx of `plies` first-generated moves, as a record.
-    fn ataxx_game(plies: usize, seed: i16) -> GameRecord {
-        let variant = AtaxxVariant::default();
-        let mut game = Ataxx::start(&variant);
-        let start = game.to_fen();
-        let mut moves = Vec::new();
-        let mut list = MoveList::new();
-        for ply in 0..plies {
-            list.clear();
-            game.generate_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let mv = list[(ply * 7 + seed as usize) % list.len()];
-            moves.push(RecordedMove {
-                code: Ataxx::encode_move(mv),
-                score: seed.wrapping_mul(31).wrapping_add(ply as i16),
-            });
-            game.make_move(mv);
-        }
-        GameRecord {
-            game: "ataxx".into(),
-            start,
-            moves,
-            result: (seed % 3) as u8,
-        }
-    }
-
-    fn file_of(games: &[GameRecord], per_block: usize) -> Vec<u8> {
-        let mut out = Vec::new();
-        for chunk in games.chunks(per_block) {
-            let mut raw = Vec::new();
-            for game in chunk {
-                game.encode(&mut raw).unwrap();
-            }
-            out.extend(encode_block(&raw, chunk.len()).unwrap());
-        }
-        out
-    }
 
     #[test]
     fn zigzag_round_trips_every_value() {
@@ -278,80 +221,27 @@ mod tests {
 
     #[test]
     fn extreme_scores_round_trip() {
-        let mut game = ataxx_game(6, 1);
         let scores = [i16::MIN, i16::MAX, -1, i16::MAX, i16::MIN, 0];
-        for (mv, score) in game.moves.iter_mut().zip(scores) {
-            mv.score = score;
-        }
+        let game = GameRecord {
+            game: "ataxx".into(),
+            start: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+            moves: (0..6)
+                .zip(scores)
+                .map(|(code, score)| RecordedMove {
+                    code: 0x1234 * code,
+                    score,
+                })
+                .collect(),
+            result: 1,
+        };
         let mut bytes = Vec::new();
         game.encode(&mut bytes).unwrap();
-        assert_eq!(GameRecord::decode(&bytes), Ok((game, bytes.len())));
-    }
-
-    #[test]
-    fn games_round_trip_and_replay() {
-        let games: Vec<GameRecord> = (0..5).map(|i| ataxx_game(20 + i, i as i16)).collect();
-        let file = file_of(&games, 2);
-        let read = read_games(&file, "f", Some("ataxx"));
-        assert!(read.errors.is_empty(), "{:?}", read.errors);
-        assert_eq!(read.games, games);
-        let mut seen = Vec::new();
-        replay::<Ataxx>(&AtaxxVariant::default(), &games[1], &mut |g, ply, score| {
-            seen.push((g.ply(), ply, score))
-        })
-        .unwrap();
-        assert_eq!(seen.len(), 21);
-        assert_eq!(seen[3].2, games[1].moves[3].score);
-    }
-
-    #[test]
-    fn damage_costs_only_its_block() {
-        let games: Vec<GameRecord> = (0..6).map(|i| ataxx_game(30, i as i16)).collect();
-        let file = file_of(&games, 2);
-        // A flipped byte inside the second block's frame.
-        let second = blocks::next_tag(&file, 1, blocks::GAME_RECORDS);
-        let mut flipped = file.clone();
-        flipped[second + blocks::HEADER_BYTES + 20] ^= 0x40;
-        let read = read_games(&flipped, "data/x.cgr", Some("ataxx"));
-        assert_eq!(read.games.len(), 4);
-        assert_eq!(read.games[..2], games[..2]);
-        assert_eq!(read.games[2..], games[4..]);
-        assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
-        assert!(
-            read.errors[0].starts_with(&format!("data/x.cgr: offset {second}:")),
-            "{}",
-            read.errors[0]
-        );
-        // A file cut short keeps its whole blocks.
-        let cut = read_games(&file[..file.len() - 5], "f", None);
-        assert_eq!(cut.games[..], games[..4]);
-        assert_eq!(cut.errors.len(), 1);
-        assert!(cut.errors[0].contains("cut short"), "{:?}", cut.errors);
-    }
-
-    #[test]
-    fn another_game_and_junk_are_refused() {
-        let mut gomoku = ataxx_game(4, 1);
-        gomoku.game = "gomoku".into();
-        let file = file_of(&[gomoku], 1);
-        let read = read_games(&file, "f", Some("ataxx"));
-        assert!(read.games.is_empty());
-        assert!(
-            read.errors[0].contains("a gomoku game, not ataxx"),
-            "{:?}",
-            read.errors
-        );
-        let junk = read_games(&[0x55; 100], "junk", Some("ataxx"));
-        assert!(junk.games.is_empty());
-        assert_eq!(junk.errors.len(), 1);
-        assert!(!blocks::is_store_file(&[0x55; 100]));
-    }
-
-    #[test]
-    fn an_illegal_move_is_named() {
-        let mut game = ataxx_game(6, 2);
-        game.moves[3].code = 0xfff0;
-        let error = replay::<Ataxx>(&AtaxxVariant::default(), &game, &mut |_, _, _| {});
-        assert_eq!(error, Err("move 4 (code 65520) is not legal".to_string()));
+        assert_eq!(GameRecord::decode(&bytes), Ok((game.clone(), bytes.len())));
+        // The store's format of every game but chess is this one.
+        let format = StoreFormat::GAME_RECORDS;
+        let mut again = Vec::new();
+        (format.encode)(&game, &mut again).unwrap();
+        assert_eq!(again, bytes);
+        assert_eq!((format.decode)(&bytes), Ok((game, bytes.len())));
     }
 }

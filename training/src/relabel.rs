@@ -31,10 +31,7 @@ pub fn relabel<G: TrainingSupport>(
     weight: f64,
     images: usize,
     out: &mut Vec<u8>,
-) -> RelabelStats
-where
-    G::Variant: Default,
-{
+) -> RelabelStats {
     let size = G::RECORD_BYTES;
     let mut stats = RelabelStats::default();
     let (mut change, mut spread) = (0.0, 0.0);

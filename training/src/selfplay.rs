@@ -1,11 +1,9 @@
 //! Self-play data for any game's learned evaluation: the settings of a `datagen` run
 //! ([`DatagenOptions`], [`DataFormat`]), the opening of each game (a book line and random
-//! plies drawn from the game's own seed, [`opening_of`]) and the run loop that plays
-//! numbered games on several threads and writes them in order ([`run`], [`run_games`]). A
-//! game's own datagen (chess: `training/src/chess/datagen.rs`, Ataxx:
-//! `training/src/ataxx/datagen.rs`) plays and encodes one game ([`SelfPlay`]); it reaches the
-//! command line through the game's [`TrainingSupport`](crate::TrainingSupport) in
-//! the training crate.
+//! plies drawn from the game's own seed, [`opening_of`]), the one self-play game loop
+//! ([`play_game`]: what a game has to say about it is in its
+//! [`TrainingSupport`]) and the run loop that plays numbered games on several threads and
+//! writes them in order ([`run`], [`run_games`]).
 //!
 //! Games are numbered and each is played from its own seed (the run's seed and the game's
 //! number) with fresh tables, and the output lists the games in order, so it depends only
@@ -19,8 +17,9 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::blocks::{self, BlockKind, BlockWriter};
+use crate::blocks::{BlockKind, BlockWriter};
 use crate::records::{GameRecord, RecordedMove};
+use crate::support::{Adjudication, TrainingSupport};
 use cutoff::nnue::Network;
 use cutoff::rng::SplitMix;
 use cutoff::search::score::is_mate;
@@ -29,14 +28,12 @@ use cutoff::search::{Game, GameResult, Limits, MoveList, Player, ThreadPool};
 /// How positions are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum DataFormat {
-    /// One line of text per position (chess: `FEN;result`, for `cutoff tune`).
-    #[default]
-    Text,
-    /// bullet's 32-byte records of the game (`ChessBoard`, `AtaxxBoard`), with the search
-    /// score (for NNUE training).
+    /// The trainer's records of the game's training positions (bullet's 32-byte
+    /// `ChessBoard`, `AtaxxBoard`), with the search score (for NNUE training).
     Bullet,
     /// Game records ([`crate::records`]): each game's start, moves with scores and result,
     /// compressed; the format of the store (`data/`).
+    #[default]
     Records,
 }
 
@@ -44,18 +41,16 @@ impl DataFormat {
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            DataFormat::Text => "text",
             DataFormat::Bullet => "bullet",
             DataFormat::Records => "records",
         }
     }
 
-    /// Reads `text`, `bullet` or `records` on the command line.
+    /// Reads `bullet` or `records` on the command line.
     fn parser() -> impl TypedValueParser<Value = DataFormat> {
-        PossibleValuesParser::new(["text", "bullet", "records"]).map(|name| match name.as_str() {
+        PossibleValuesParser::new(["bullet", "records"]).map(|name| match name.as_str() {
             "bullet" => DataFormat::Bullet,
-            "records" => DataFormat::Records,
-            _ => DataFormat::Text,
+            _ => DataFormat::Records,
         })
     }
 }
@@ -79,9 +74,9 @@ pub struct DatagenOptions {
     // At least the first, at most the second; each game draws its number from its seed.
     #[arg(long, default_value = "4", value_parser = parse_range)]
     pub random_plies: (usize, usize),
-    /// Output format: `text` (FEN;result, for tune), `bullet` (the trainer's records) or
-    /// `records` (compressed game records, the store's format).
-    #[arg(long, default_value = "text", value_parser = DataFormat::parser())]
+    /// Output format: `records` (compressed game records, the store's format) or `bullet`
+    /// (the trainer's records).
+    #[arg(long, default_value = "records", value_parser = DataFormat::parser())]
     pub format: DataFormat,
     /// Seed: the output depends only on the arguments.
     #[arg(long, default_value_t = 1)]
@@ -230,66 +225,33 @@ impl DatagenSummary {
     }
 }
 
-/// A game whose self-play makes training data: how one numbered game of a run is played
-/// and written.
-pub trait SelfPlay: Game {
-    /// The kind of the store's blocks its `--format records` writes: cutoff's game records
-    /// by default (chess: viriformat).
-    const STORE_BLOCKS: BlockKind = blocks::GAME_RECORDS;
-
-    /// Plays game number `index` of a run (its opening from `book` and its own seed, see
-    /// [`opening_of`]) at `options.nodes` per move with `pool`, whose tables it clears
-    /// first, and encodes it in `options.format`.
-    fn record_game(
-        index: usize,
-        book: &[Vec<String>],
-        options: &DatagenOptions,
-        pool: &mut ThreadPool<Self>,
-    ) -> GameOutput;
-}
-
-/// What a game gives the one self-play loop ([`play_game`]) beyond its rules: the variant
-/// it plays, when a game is drawn for length, which positions are training positions and
-/// their records for the trainer. Its [`SelfPlay`] is then [`record_played_game`].
-pub trait SelfPlayHooks: Game {
-    /// The game's registry name, written in its game records.
-    const RECORD_NAME: &'static str;
-    /// Plies after which an unfinished game is a draw.
-    const MAX_PLIES: usize = usize::MAX;
-    /// The variant self-play plays, evaluated by `options.net` when it names one.
-    fn datagen_variant(options: &DatagenOptions) -> Self::Variant;
-    /// Whether this position, `ply` plies after the opening, is a training position.
-    fn is_sample(&self, ply: usize) -> bool;
-    /// Appends the trainer's record of this position, with the search's `score` (side to
-    /// move's view) and the game's result (`first_result`, the first player's score).
-    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>);
-}
-
 /// A game of self-play: its record (the store's format) and its training positions with
 /// their scores, kept as played.
 pub struct PlayedGame<G> {
     /// The start position, each move with the search's score, and the result.
     pub record: GameRecord,
-    /// The training positions ([`SelfPlayHooks::is_sample`]) and their scores.
+    /// The training positions ([`TrainingSupport::is_sample`]) and their scores.
     pub samples: Vec<(G, i16)>,
 }
 
 /// Plays game number `index` of a run of `G` (the opening from `book` and the game's
 /// seed) with `pool`, cleared first, at `options.nodes` per move. A game ends by the rules,
-/// by a mate score (the side that has it wins), or as a draw after `G::MAX_PLIES`.
-pub fn play_game<G: SelfPlayHooks>(
+/// by a mate score (the side that has it wins), by the game's adjudication
+/// ([`TrainingSupport::ADJUDICATION`]), or as a draw after `G::MAX_PLIES`.
+pub fn play_game<G: TrainingSupport>(
     index: usize,
     book: &[Vec<String>],
     options: &DatagenOptions,
     pool: &mut ThreadPool<G>,
 ) -> PlayedGame<G> {
-    let variant = G::datagen_variant(options);
+    let variant = G::datagen_variant(options.net.clone());
     let mut game: G = opening_of(&variant, index, book, options);
     pool.new_game();
     let limits = Limits::nodes(options.nodes.max(1));
     let start = game.to_fen();
     let mut moves = Vec::new();
     let mut samples = Vec::new();
+    let mut adjudicator = Adjudicator::new(G::ADJUDICATION);
     let result = loop {
         if let Some(end) = game.game_end() {
             break first_player_score(end.result);
@@ -301,15 +263,19 @@ pub fn play_game<G: SelfPlayHooks>(
         let Some(best) = search.best else {
             break 0.5;
         };
-        if let Some(score) = mate_first_player_score(game.side_to_move(), search.score) {
+        let mover = game.side_to_move();
+        if let Some(score) = mate_first_player_score(mover, search.score) {
+            break score;
+        }
+        if let Some(score) = adjudicator.verdict(mover, search.score, moves.len()) {
             break score;
         }
         let score = search.score.clamp(-32_000, 32_000) as i16;
-        if game.is_sample(moves.len()) {
+        if game.is_sample(best, moves.len()) {
             samples.push((game.clone(), score));
         }
         moves.push(RecordedMove {
-            code: G::encode_move(best),
+            code: game.record_code(best),
             score,
         });
         game.make_move(best);
@@ -323,19 +289,63 @@ pub fn play_game<G: SelfPlayHooks>(
     PlayedGame { record, samples }
 }
 
-/// The positions a game of `moves` moves, `samples` of them training positions, writes in
-/// `format`: a game record holds every position played with its score (viriformat's
-/// count, the store's), the trainer's records and text the training positions.
-pub fn positions_written(format: DataFormat, moves: usize, samples: usize) -> usize {
-    match format {
-        DataFormat::Records => moves,
-        DataFormat::Text | DataFormat::Bullet => samples,
+/// What the scores of a self-play game have shown so far, for its
+/// [`Adjudication`] (none: it never ends a game).
+struct Adjudicator {
+    rules: Option<Adjudication>,
+    /// The side whose score has stayed beyond the win score, and for how many plies.
+    streak: (Option<Player>, usize),
+    /// Plies in a row with the score within the draw score.
+    level_plies: usize,
+}
+
+impl Adjudicator {
+    fn new(rules: Option<Adjudication>) -> Self {
+        Adjudicator {
+            rules,
+            streak: (None, 0),
+            level_plies: 0,
+        }
+    }
+
+    /// The first player's result if the search's `score` (for `mover`, `ply` plies into the
+    /// game; no mate score) ends the game: a lasting large score or a lasting level score.
+    fn verdict(&mut self, mover: Player, score: i32, ply: usize) -> Option<f64> {
+        let rules = self.rules?;
+        let leader = if score > 0 { mover } else { mover.other() };
+        if score.abs() >= rules.win_score {
+            self.streak = match self.streak {
+                (Some(p), n) if p == leader => (Some(p), n + 1),
+                _ => (Some(leader), 1),
+            };
+            if self.streak.1 >= rules.win_plies {
+                return Some(if leader == Player::First { 1.0 } else { 0.0 });
+            }
+        } else {
+            self.streak = (None, 0);
+        }
+        self.level_plies = if score.abs() <= rules.draw_score {
+            self.level_plies + 1
+        } else {
+            0
+        };
+        (ply >= rules.draw_from_ply && self.level_plies >= rules.draw_plies).then_some(0.5)
     }
 }
 
-/// [`SelfPlay::record_game`] of a game with [`SelfPlayHooks`]: [`play_game`], written as
-/// the trainer's records (`bullet`) or as a game record (`records`).
-pub fn record_played_game<G: SelfPlayHooks>(
+/// The positions a game of `moves` moves, `samples` of them training positions, writes in
+/// `format`: a game record holds every position played with its score (viriformat's
+/// count, the store's), the trainer's records the training positions.
+pub fn positions_written(format: DataFormat, moves: usize, samples: usize) -> usize {
+    match format {
+        DataFormat::Records => moves,
+        DataFormat::Bullet => samples,
+    }
+}
+
+/// [`play_game`], written as the trainer's records (`bullet`) or as the game's stored
+/// record (`records`, in its [`TrainingSupport::STORE_FORMAT`]).
+pub fn record_played_game<G: TrainingSupport>(
     index: usize,
     book: &[Vec<String>],
     options: &DatagenOptions,
@@ -344,13 +354,14 @@ pub fn record_played_game<G: SelfPlayHooks>(
     let played = play_game(index, book, options, pool);
     let result = played.record.first_player_score();
     let mut bytes = Vec::new();
-    let encoded = if options.format == DataFormat::Records {
-        played.record.encode(&mut bytes)
-    } else {
-        for (position, score) in &played.samples {
-            position.push_training_record(*score, result, &mut bytes);
+    let encoded = match options.format {
+        DataFormat::Records => (G::STORE_FORMAT.encode)(&played.record, &mut bytes),
+        DataFormat::Bullet => {
+            for (position, score) in &played.samples {
+                position.push_training_record(*score, result, &mut bytes);
+            }
+            Ok(())
         }
-        Ok(())
     };
     GameOutput {
         bytes: encoded.map(|()| bytes),
@@ -365,27 +376,23 @@ pub fn record_played_game<G: SelfPlayHooks>(
 
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` from the `book`
 /// lines on `options.threads` threads and appends them to `out` in game order; `progress`
-/// is told the running totals after each game. A game's
-/// [`Trained::datagen`](crate::Trained::datagen) is this for its type.
-pub fn run<G: SelfPlay>(
+/// is told the running totals after each game (`cutoff datagen`).
+pub fn run<G: TrainingSupport>(
     options: &DatagenOptions,
     book: &[Vec<String>],
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
-) -> Result<DatagenSummary, String>
-where
-    G::Variant: Default,
-{
-    check_book::<G>(&G::Variant::default(), book)?;
+) -> Result<DatagenSummary, String> {
+    check_book::<G>(&G::datagen_variant(None), book)?;
     run_games::<G>(options, out, progress, &|index, pool| {
-        G::record_game(index, book, options, pool)
+        record_played_game(index, book, options, pool)
     })
 }
 
 /// Plays games `options.first_game ..` (`options.games` of them) of `G` with `play` on
 /// `options.threads` threads and appends them to `out` in game order; `progress` is told
 /// the running totals after each game. Any game's datagen runs through it.
-pub fn run_games<G: SelfPlay>(
+pub fn run_games<G: TrainingSupport>(
     options: &DatagenOptions,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&DatagenSummary),
@@ -416,7 +423,7 @@ pub fn run_games<G: SelfPlay>(
         // Write finished games in order.
         let mut pending: BTreeMap<usize, GameOutput> = BTreeMap::new();
         let mut summary = DatagenSummary::default();
-        let mut sink = Sink::new(out, options.format, G::STORE_BLOCKS);
+        let mut sink = Sink::new(out, options.format, G::STORE_FORMAT.blocks);
         for (offset, record) in receiver {
             pending.insert(offset, record);
             while let Some(record) = pending.remove(&summary.games) {
@@ -503,10 +510,7 @@ mod tests {
 
     /// Plays a few games of `G` from `book` as the trainer's records and as game records:
     /// the game records replay to the same training positions, scores and results.
-    fn records_replay_to_the_played_positions<G: SelfPlay + SelfPlayHooks>(
-        variant: &G::Variant,
-        book: &str,
-    ) {
+    fn records_replay_to_the_played_positions<G: TrainingSupport>(book: &str) {
         let options = |format| DatagenOptions {
             games: 3,
             first_game: 0,
@@ -522,10 +526,7 @@ mod tests {
         let generate = |format| {
             let mut bytes = Vec::new();
             let options = options(format);
-            let summary = run_games::<G>(&options, &mut bytes, &mut |_| {}, &|index, pool| {
-                G::record_game(index, &book, &options, pool)
-            })
-            .unwrap();
+            let summary = run::<G>(&options, &book, &mut bytes, &mut |_| {}).unwrap();
             (bytes, summary)
         };
         let (bullet, summary) = generate(DataFormat::Bullet);
@@ -543,19 +544,11 @@ mod tests {
             std::process::id()
         ));
         std::fs::write(&path, &stored).unwrap();
-        let copy: crate::store::ImageFn = |record, _, out| out.extend_from_slice(record);
         let mut replayed = Vec::new();
         let filter = crate::store::StoreFilter::default();
-        let record_bytes = bullet.len() / summary.positions;
-        let stats = crate::store::read_store::<G>(
-            variant,
-            std::slice::from_ref(&path),
-            &filter,
-            (1, copy),
-            record_bytes,
-            &mut replayed,
-        )
-        .unwrap();
+        let files = std::slice::from_ref(&path);
+        let stats =
+            crate::store::read_training_records::<G>(files, &filter, false, &mut replayed).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert!(stats.errors.is_empty(), "{:?}", stats.errors);
         assert_eq!(stats.games, 3);
@@ -565,18 +558,61 @@ mod tests {
     }
 
     #[test]
-    fn ataxx_and_gomoku_records_replay_to_the_played_positions() {
+    fn every_games_records_replay_to_the_played_positions() {
         use cutoff::games::ataxx::Ataxx;
-        use cutoff::games::gomoku::{Gomoku, GomokuVariant};
+        use cutoff::games::chess::Chess;
+        use cutoff::games::gomoku::Gomoku;
         let book = |name: &str| {
             let path = format!("{}/../openings/{name}.txt", env!("CARGO_MANIFEST_DIR"));
             std::fs::read_to_string(path).expect("the book")
         };
-        records_replay_to_the_played_positions::<Ataxx>(&Default::default(), &book("ataxx"));
-        records_replay_to_the_played_positions::<Gomoku>(
-            &GomokuVariant::FREESTYLE15,
-            &book("gomoku"),
-        );
+        records_replay_to_the_played_positions::<Chess>(&book("chess"));
+        records_replay_to_the_played_positions::<Ataxx>(&book("ataxx"));
+        records_replay_to_the_played_positions::<Gomoku>(&book("gomoku"));
+    }
+
+    #[test]
+    fn adjudication_ends_lasting_wins_and_level_endings() {
+        let rules = Adjudication {
+            win_score: 1_500,
+            win_plies: 3,
+            draw_score: 10,
+            draw_plies: 4,
+            draw_from_ply: 20,
+        };
+        // The mover alternates; a large score for the same side (the first player).
+        let mut adjudicator = Adjudicator::new(Some(rules));
+        let first = |ply: usize| {
+            if ply % 2 == 0 {
+                Player::First
+            } else {
+                Player::Second
+            }
+        };
+        let lead = |ply: usize| if ply % 2 == 0 { 1_600 } else { -1_600 };
+        assert_eq!(adjudicator.verdict(first(0), lead(0), 0), None);
+        assert_eq!(adjudicator.verdict(first(1), lead(1), 1), None);
+        assert_eq!(adjudicator.verdict(first(2), lead(2), 2), Some(1.0));
+        // A large score that changes sides starts over.
+        let mut adjudicator = Adjudicator::new(Some(rules));
+        for ply in 0..6 {
+            let score = if ply == 2 { -1_600 } else { lead(ply) };
+            let expected = (ply == 5).then_some(1.0);
+            assert_eq!(
+                adjudicator.verdict(first(ply), score, ply),
+                expected,
+                "{ply}"
+            );
+        }
+        // Level scores draw only from `draw_from_ply`, after `draw_plies` of them.
+        let mut adjudicator = Adjudicator::new(Some(rules));
+        for ply in 0..20 {
+            assert_eq!(adjudicator.verdict(first(ply), 5, ply), None, "{ply}");
+        }
+        assert_eq!(adjudicator.verdict(first(20), -5, 20), Some(0.5));
+        // Without rules, nothing is adjudicated.
+        let mut none = Adjudicator::new(None);
+        assert!((0..100).all(|ply| none.verdict(first(ply), 5_000, ply).is_none()));
     }
 
     #[test]

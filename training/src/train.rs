@@ -1,16 +1,16 @@
-//! `cutoff train`: trains an NNUE network of `--game`'s feature set on its bullet records
-//! through its [`Trained::train`], reporting each
-//! epoch on stdout.
+//! `cutoff train`: trains an NNUE network of `--game`'s feature set on its records (the
+//! store's games replayed, or record files) with the generic trainer
+//! ([`crate::trainer::train_on`]), reporting each epoch on stdout.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use crate::blocks;
-use crate::store::{expand, StoreFilter};
-use crate::trainer::TrainSettings;
-use crate::training_of;
-use crate::Trained;
+use crate::store::{expand, read_training_records, StoreFilter};
+use crate::trained::{with_training, TrainingTask};
+use crate::trainer::{self, EpochReport, TrainSettings, TrainingRecord};
+use crate::TrainingSupport;
 use cutoff::games::GameKind;
 
 /// `cutoff train`: trains an NNUE network of `--game`'s feature set on its records: the
@@ -45,26 +45,32 @@ pub struct TrainArgs {
 impl TrainArgs {
     /// Loads the records of `game`, trains, writes the net and reports each epoch.
     pub fn run(&self, game: GameKind) -> Result<(), String> {
-        let training = training_of(game, "train")?;
+        with_training(game, "train", self)?
+    }
+}
+
+impl TrainingTask for &TrainArgs {
+    type Output = Result<(), String>;
+
+    fn run_as<G: TrainingSupport>(self, _game: GameKind) -> Result<(), String> {
         crate::check_output_path(&self.out)?;
         let held_out = expand(&self.validation_data)?;
         let files: Vec<PathBuf> = expand(&self.data)?
             .into_iter()
             .filter(|file| !held_out.contains(file))
             .collect();
-        let records = read_inputs(&files, training, &self.store, self.symmetries)?;
+        let records = read_inputs::<G>(&files, &self.store, self.symmetries)?;
         // The held-out positions as they are: no images, every copy.
-        let validation = read_inputs(&held_out, training, &StoreFilter::default(), false)?;
-        run_train(&records, &validation, training, &self.out, &self.settings)
+        let validation = read_inputs::<G>(&held_out, &StoreFilter::default(), false)?;
+        run_train::<G>(&records, &validation, &self.out, &self.settings)
     }
 }
 
 /// The training records of `files`, in order: a store file replayed through `filter`
 /// (with each position's images if `symmetries`; its damaged blocks reported as warnings,
 /// the rest used), any other file read as the game's records.
-pub(crate) fn read_inputs(
+pub(crate) fn read_inputs<G: TrainingSupport>(
     files: &[PathBuf],
-    training: &dyn Trained,
     filter: &StoreFilter,
     symmetries: bool,
 ) -> Result<Vec<u8>, String> {
@@ -73,15 +79,12 @@ pub(crate) fn read_inputs(
         let name = file.display().to_string();
         let head = read_head(file)?;
         if !blocks::is_store_file(&head) {
-            records.extend(read_records(
-                std::slice::from_ref(&name),
-                training.record_bytes(),
-            )?);
+            records.extend(read_records(std::slice::from_ref(&name), G::RECORD_BYTES)?);
             continue;
         }
         let before = records.len();
-        let stats =
-            training.read_store(std::slice::from_ref(file), filter, symmetries, &mut records)?;
+        let file = std::slice::from_ref(file);
+        let stats = read_training_records::<G>(file, filter, symmetries, &mut records)?;
         for error in &stats.errors {
             eprintln!("warning: {error}");
         }
@@ -90,7 +93,7 @@ pub(crate) fn read_inputs(
             stats.games,
             stats.kept,
             stats.samples,
-            (records.len() - before) / training.record_bytes()
+            (records.len() - before) / G::RECORD_BYTES
         );
     }
     Ok(records)
@@ -125,18 +128,16 @@ pub(crate) fn read_records(data: &[String], size: usize) -> Result<Vec<u8>, Stri
     Ok(records)
 }
 
-/// Trains on `records` (whole records of `training`'s game), validated on `validation`
-/// (or the last fraction of `records` if it is empty), writes the net and reports each
-/// epoch.
-fn run_train(
+/// Trains on `records` (whole records of `G`), validated on `validation` (or the last
+/// fraction of `records` if it is empty), writes the net and reports each epoch.
+fn run_train<G: TrainingSupport>(
     records: &[u8],
     validation: &[u8],
-    training: &dyn Trained,
     out: &str,
     settings: &TrainSettings,
 ) -> Result<(), String> {
-    let features =
-        crate::trainer::find_feature_set(training.features(), settings.feature_set.as_deref())?;
+    let feature_sets = G::Record::FEATURE_SETS;
+    let features = trainer::find_feature_set(feature_sets, settings.feature_set.as_deref())?;
     println!(
         "training {} ({} -> {})x2 -> {} {} on {} positions ({}), {} epochs, batch {}, lr {} (x{} from {:.0}% of the epochs), wdl {}, scale {}, {} threads, seed {}",
         features.name,
@@ -144,13 +145,13 @@ fn run_train(
         settings.hidden,
         settings.output_buckets,
         settings.activation,
-        records.len() / training.record_bytes(),
+        records.len() / G::RECORD_BYTES,
         if validation.is_empty() {
             format!("{:.0}% held out", settings.validation * 100.0)
         } else {
             format!(
                 "validated on {} other positions",
-                validation.len() / training.record_bytes()
+                validation.len() / G::RECORD_BYTES
             )
         },
         settings.epochs,
@@ -164,7 +165,8 @@ fn run_train(
         settings.seed
     );
     let started = std::time::Instant::now();
-    let result = training.train(records, validation, settings, &mut |epoch| {
+    let (records, validation) = (G::decode(records), G::decode(validation));
+    let result = trainer::train_on(&records, &validation, settings, |epoch: &EpochReport| {
         println!(
             "epoch {:>3} lr {:.2e} train loss {:.6} validation loss {:.6} {:.0} positions/s{}",
             epoch.epoch,

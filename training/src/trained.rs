@@ -1,182 +1,52 @@
-//! [`TRAINED`], the one list of the registered games that train a net (each a
-//! [`TrainingSupport`]), and [`training_of`], through which the tools reach a game's
-//! training and which refuses a game that has none.
-
-use std::io::Write;
-use std::marker::PhantomData;
-use std::path::PathBuf;
+//! The one list of the registered games that train a net, each a [`TrainingSupport`]
+//! ([`dispatch`]), and [`with_training`], through which a tool runs its work
+//! ([`TrainingTask`]) for the game's type, monomorphised per game, and which refuses a
+//! game that has none.
 
 use cutoff::games::ataxx::Ataxx;
 use cutoff::games::chess::Chess;
 use cutoff::games::gomoku::Gomoku;
 use cutoff::games::{self, GameKind};
-use cutoff::nnue::{FeatureSet, Network};
 
-use crate::relabel::{self, RelabelStats};
-use crate::selfplay::{self, DataFormat, DatagenOptions, DatagenSummary};
-use crate::store::{StoreFilter, StoreStats};
 use crate::support::TrainingSupport;
-use crate::trainer::{self, EpochReport, TrainResult, TrainSettings, TrainingRecord};
 
-/// The registered games that train a net, one line each; any other is refused by
-/// [`training_of`].
-pub static TRAINED: &[&dyn Trained] = &[
-    &Of::<Chess>(PhantomData),
-    &Of::<Ataxx>(PhantomData),
-    &Of::<Gomoku>(PhantomData),
-];
-
-/// A game's [`TrainingSupport`] as the tools call it, without its type.
-pub trait Trained: Sync {
-    /// Whether the registered `game` is this one.
-    fn plays(&self, game: GameKind) -> bool;
-    /// The inputs a net may have (`cutoff train --features`), the default first.
-    fn features(&self) -> &'static [FeatureSet];
-    /// The formats its datagen writes.
-    fn formats(&self) -> &'static [DataFormat];
-    /// The size of one of its records in bytes.
-    fn record_bytes(&self) -> usize;
-    /// The number of its board symmetries, the identity included.
-    fn symmetries(&self) -> usize;
-    /// Appends the image of one record under symmetry `symmetry` to `out`.
-    fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>);
-    /// Whether one record's side to move is in check.
-    fn record_in_check(&self, record: &[u8]) -> bool;
-    /// Appends the whole records of `records`, relabelled by `teacher`, to `out`
-    /// ([`relabel::relabel`]).
-    fn relabel(
-        &self,
-        records: &[u8],
-        teacher: &Network,
-        weight: f64,
-        images: usize,
-        out: &mut Vec<u8>,
-    ) -> RelabelStats;
-    /// Plays games `options.first_game ..` from the book lines (empty: none) on
-    /// `options.threads` threads, appends them to `out` in game order in
-    /// `options.format`, tells `progress` the totals after each game.
-    fn datagen(
-        &self,
-        options: &DatagenOptions,
-        book: &[Vec<String>],
-        out: &mut dyn Write,
-        progress: &mut dyn FnMut(&DatagenSummary),
-    ) -> Result<DatagenSummary, String>;
-    /// Decodes its records (whole ones) and trains a net on them, validated on
-    /// `validation` (when empty, the last `--validation` fraction of `records` is held
-    /// out), reporting each epoch.
-    fn train(
-        &self,
-        records: &[u8],
-        validation: &[u8],
-        settings: &TrainSettings,
-        report: &mut dyn FnMut(&EpochReport),
-    ) -> Result<TrainResult, String>;
-    /// Decodes its records (whole ones) and refuses the first that cannot be one of its
-    /// positions (`data shuffle` checks its input with it).
-    fn check(&self, records: &[u8]) -> Result<(), String>;
-    /// Reads store files into its training records ([`TrainingSupport::read_store`]).
-    fn read_store(
-        &self,
-        files: &[PathBuf],
-        filter: &StoreFilter,
-        symmetries: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<StoreStats, String>;
+/// A tool's work on one game's training, written once for any game's type.
+pub trait TrainingTask {
+    /// What the work gives.
+    type Output;
+    /// Does the work for `game`, trained as `G`.
+    fn run_as<G: TrainingSupport>(self, game: GameKind) -> Self::Output;
 }
 
-/// The [`Trained`] of the game `G`.
-pub struct Of<G>(PhantomData<fn() -> G>);
+/// Whether the registered `game` is the one `G` trains.
+fn trains_as<G: TrainingSupport>(game: GameKind) -> bool {
+    game.plays::<G>() && G::trains(game)
+}
 
-impl<G: TrainingSupport> Trained for Of<G>
-where
-    G::Variant: Default,
-{
-    fn plays(&self, game: GameKind) -> bool {
-        game.plays::<G>() && G::trains(game)
-    }
-
-    fn features(&self) -> &'static [FeatureSet] {
-        G::Record::FEATURE_SETS
-    }
-
-    fn formats(&self) -> &'static [DataFormat] {
-        G::FORMATS
-    }
-
-    fn record_bytes(&self) -> usize {
-        G::RECORD_BYTES
-    }
-
-    fn symmetries(&self) -> usize {
-        G::SYMMETRIES
-    }
-
-    fn push_image(&self, record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
-        G::push_image(record, symmetry, out)
-    }
-
-    fn record_in_check(&self, record: &[u8]) -> bool {
-        G::record_in_check(record)
-    }
-
-    fn relabel(
-        &self,
-        records: &[u8],
-        teacher: &Network,
-        weight: f64,
-        images: usize,
-        out: &mut Vec<u8>,
-    ) -> RelabelStats {
-        relabel::relabel::<G>(records, teacher, weight, images, out)
-    }
-
-    fn datagen(
-        &self,
-        options: &DatagenOptions,
-        book: &[Vec<String>],
-        out: &mut dyn Write,
-        progress: &mut dyn FnMut(&DatagenSummary),
-    ) -> Result<DatagenSummary, String> {
-        selfplay::run::<G>(options, book, out, progress)
-    }
-
-    fn train(
-        &self,
-        records: &[u8],
-        validation: &[u8],
-        settings: &TrainSettings,
-        report: &mut dyn FnMut(&EpochReport),
-    ) -> Result<TrainResult, String> {
-        trainer::train_on(
-            &G::decode(records),
-            &G::decode(validation),
-            settings,
-            report,
-        )
-    }
-
-    fn check(&self, records: &[u8]) -> Result<(), String> {
-        trainer::check_positions(&G::decode(records))
-    }
-
-    fn read_store(
-        &self,
-        files: &[PathBuf],
-        filter: &StoreFilter,
-        symmetries: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<StoreStats, String> {
-        G::read_store(files, filter, symmetries, out)
+/// Runs `task` for the type that trains `game`, one line per game that trains a net; `None`
+/// for any other game.
+pub fn dispatch<T: TrainingTask>(game: GameKind, task: T) -> Option<T::Output> {
+    if trains_as::<Chess>(game) {
+        Some(task.run_as::<Chess>(game))
+    } else if trains_as::<Ataxx>(game) {
+        Some(task.run_as::<Ataxx>(game))
+    } else if trains_as::<Gomoku>(game) {
+        Some(task.run_as::<Gomoku>(game))
+    } else {
+        None
     }
 }
 
-/// How `game` trains its net, or an error for `tool` naming the games that train one.
-pub fn training_of(game: GameKind, tool: &str) -> Result<&'static dyn Trained, String> {
-    let find = |game: GameKind| TRAINED.iter().copied().find(|t| t.plays(game));
-    find(game).ok_or_else(|| {
+/// Runs `task` for the type that trains `game`, or an error for `tool` naming the games
+/// that train a net.
+pub fn with_training<T: TrainingTask>(
+    game: GameKind,
+    tool: &str,
+    task: T,
+) -> Result<T::Output, String> {
+    dispatch(game, task).ok_or_else(|| {
         let trained: Vec<&str> = games::all()
-            .filter(|&kind| find(kind).is_some())
+            .filter(|&kind| dispatch(kind, RecordName).is_some())
             .map(GameKind::name)
             .collect();
         format!(
@@ -186,42 +56,67 @@ pub fn training_of(game: GameKind, tool: &str) -> Result<&'static dyn Trained, S
     })
 }
 
+/// The name a game's records carry (`TrainingSupport::RECORD_NAME`).
+struct RecordName;
+
+impl TrainingTask for RecordName {
+    type Output = &'static str;
+
+    fn run_as<G: TrainingSupport>(self, _game: GameKind) -> &'static str {
+        G::RECORD_NAME
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trainer::TrainingRecord;
+
+    /// A game's default feature set and record size.
+    struct Shape;
+
+    impl TrainingTask for Shape {
+        type Output = (&'static str, usize);
+
+        fn run_as<G: TrainingSupport>(self, _game: GameKind) -> (&'static str, usize) {
+            (G::Record::FEATURE_SETS[0].name, G::RECORD_BYTES)
+        }
+    }
 
     #[test]
     fn a_game_without_training_is_told_which_games_have_it() {
-        let chess = games::find("chess").expect("chess is registered");
-        let ataxx = games::find("ataxx").expect("ataxx is registered");
-        let connect4 = games::find("connect4").expect("connect4 is registered");
+        let find = |name| games::find(name).expect("registered");
         assert_eq!(
-            training_of(chess, "train").map(|t| t.features()[0].name),
-            Ok("Chess768")
+            with_training(find("chess"), "train", Shape),
+            Ok(("Chess768", 32))
         );
         assert_eq!(
-            training_of(ataxx, "train").map(|t| t.features()[0].name),
-            Ok("Ataxx147")
+            with_training(find("ataxx"), "train", Shape),
+            Ok(("Ataxx147", 32))
+        );
+        // gomoku's 15x15 board needs 72 bytes.
+        assert_eq!(
+            with_training(find("gomoku"), "train", Shape),
+            Ok(("GomokuPcode15", 72))
         );
         assert_eq!(
-            training_of(connect4, "datagen").map(|t| t.features()[0].name),
+            with_training(find("connect4"), "datagen", Shape),
             Err(
                 "datagen: connect4 has no learned evaluation to train (games with one: chess, gomoku, ataxx)"
                     .to_string()
             )
         );
+        assert!(with_training(find("gomoku20"), "train", Shape).is_err());
     }
 
     #[test]
-    fn every_trained_game_is_registered_once_and_its_records_have_their_size() {
-        for trained in TRAINED {
-            let games: Vec<GameKind> = games::all().filter(|&g| trained.plays(g)).collect();
-            assert_eq!(games.len(), 1, "{:?}", trained.features()[0].name);
-            // bullet's 32-byte records for chess and Ataxx; gomoku's 15x15 board needs 72.
-            let expected = if games[0].name() == "gomoku" { 72 } else { 32 };
-            assert_eq!(trained.record_bytes(), expected, "{}", games[0]);
-        }
-        let gomoku20 = games::find("gomoku20").expect("gomoku20 is registered");
-        assert!(training_of(gomoku20, "train").is_err());
+    fn every_trained_game_writes_its_registry_name_in_its_records() {
+        let trained: Vec<(&str, &str)> = games::all()
+            .filter_map(|game| Some((game.name(), dispatch(game, RecordName)?)))
+            .collect();
+        assert_eq!(
+            trained,
+            [("chess", "chess"), ("gomoku", "gomoku"), ("ataxx", "ataxx")]
+        );
     }
 }

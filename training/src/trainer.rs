@@ -1365,14 +1365,6 @@ mod tests {
     }
 
     #[test]
-    fn another_games_records_are_refused() {
-        let bytes = crate::chess::datagen::encode_bullet(&synthetic(50, 3));
-        let records = crate::ataxx::decode_records(&bytes);
-        let error = train(&records, &settings(8, Activation::SCReLU), |_| {}).unwrap_err();
-        assert!(error.contains("is no position of the game"), "{error}");
-    }
-
-    #[test]
     fn the_output_bucket_option_is_parsed_and_checked() {
         use clap::Parser;
         #[derive(Parser)]

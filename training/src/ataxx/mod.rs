@@ -1,55 +1,74 @@
-//! Training the Ataxx evaluation: Ataxx's self-play ([`datagen`]: bullet `AtaxxBoard`
-//! records) and its [`TrainingSupport`]: `Ataxx147` inputs (or the 2x2 patterns of
-//! `Ataxx2x2` and `Ataxx2x2Plus147`, `--features`), records decoded as bulletformat writes
-//! them ([`decode_records`]), and their features ([`record_features`],
-//! [`set_features`]).
+//! Training the Ataxx evaluation: its [`TrainingSupport`]. Self-play (the one loop,
+//! `crate::selfplay`, from the book `openings/ataxx.txt`) ends a game by the rules (the
+//! board fills up or the clock reaches 100 half-moves), by a mate score (the side that has
+//! it wins), or as a draw after [`MAX_PLIES`]; every position after [`SKIP_PLIES`] is kept
+//! (but a mate score's) as a bullet `AtaxxBoard` record: the board and the search's score
+//! from the side to move's view, and the game's result. The net has `Ataxx147` inputs (or
+//! the 2x2 patterns of `Ataxx2x2` and `Ataxx2x2Plus147`, `--features`), records decoded as
+//! bulletformat writes them ([`decode_records`]), and their features
+//! ([`record_features`], [`set_features`]).
 
-pub mod datagen;
+use std::sync::Arc;
 
-use bulletformat::AtaxxBoard;
+use bulletformat::{AtaxxBoard, BulletFormat};
 use cutoff::games::ataxx::nnue::{
     active, gap_feature, output_bucket, ATAXX147, CELLS, FEATURE_SETS,
 };
-use std::path::PathBuf;
 
 use cutoff::games::ataxx::{Ataxx, AtaxxVariant};
-use cutoff::nnue::FeatureSet;
+use cutoff::nnue::{FeatureSet, Network};
+use cutoff::search::{Player, Rules};
 
-use crate::selfplay::DataFormat;
-use crate::store::{StoreFilter, StoreStats};
-use crate::support::read_store_of;
 use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
+/// Plies after which an unfinished self-play game is a draw.
+pub const MAX_PLIES: usize = 500;
+/// Plies from the start of the self-play (after the opening) whose positions are left out.
+pub const SKIP_PLIES: usize = 2;
+
 /// How Ataxx trains its net: `Ataxx147` inputs by default (any of the engine's
-/// [`FEATURE_SETS`] by `--features`), bullet `AtaxxBoard` records only.
+/// [`FEATURE_SETS`] by `--features`), bullet `AtaxxBoard` records, the 8 symmetries of
+/// the square.
 impl TrainingSupport for Ataxx {
+    const RECORD_NAME: &'static str = "ataxx";
     type Record = AtaxxBoard;
     const RECORD_BYTES: usize = 32;
-    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
     /// bulletformat's `AtaxxBoard`: three bitboards, then the score.
     const SCORE_OFFSET: usize = 24;
+
+    fn datagen_variant(net: Option<Arc<Network>>) -> AtaxxVariant {
+        AtaxxVariant { net }
+    }
+
+    /// Every position after [`SKIP_PLIES`].
+    fn is_sample(&self, _best: Self::Move, ply: usize) -> bool {
+        ply >= SKIP_PLIES
+    }
+
+    /// A bullet `AtaxxBoard` with the score and result from the first player's view.
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>) {
+        let second = self.side_to_move() == Player::Second;
+        let first_score = if second { -score } else { score };
+        let (halfmoves, fullmoves) = self.clocks();
+        let [x, o] = self.stones();
+        let record = AtaxxBoard::from_raw(
+            [x, o, self.gaps()],
+            first_score,
+            first_result as f32,
+            second,
+            fullmoves.min(u32::from(u16::MAX)) as u16,
+            halfmoves.min(255) as u8,
+        );
+        out.extend_from_slice(AtaxxBoard::as_bytes_slice(&[record]));
+    }
 
     fn decode(bytes: &[u8]) -> Vec<AtaxxBoard> {
         decode_records(bytes)
     }
 
+    const MAX_PLIES: usize = MAX_PLIES;
     const SYMMETRIES: usize = 8;
-
-    fn read_store(
-        files: &[PathBuf],
-        filter: &StoreFilter,
-        symmetries: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<StoreStats, String> {
-        read_store_of::<Ataxx>(
-            &AtaxxVariant::hand_crafted(),
-            files,
-            filter,
-            symmetries,
-            out,
-        )
-    }
 
     fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
         let start = out.len();
@@ -173,14 +192,13 @@ pub fn decode_records(bytes: &[u8]) -> Vec<AtaxxBoard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::selfplay::{self, DataFormat, DatagenOptions};
     use crate::trainer::testing::random_records;
     use crate::trainer::{mean_loss, train, TrainSettings};
     use cutoff::games::ataxx::nnue::ATAXX2X2_PLUS147;
     use cutoff::games::ataxx::nnue::SAMPLE_FENS as FENS;
-    use cutoff::games::ataxx::AtaxxVariant;
-    use cutoff::nnue::{random_bucketed_network, Activation, Network};
+    use cutoff::nnue::{random_bucketed_network, Activation};
     use cutoff::search::SearchHooks;
-    use cutoff::search::{Player, Rules};
 
     /// The FEN of a record's board (side to move's stones as `x`), the side to move `x`.
     fn fen_of(record: &[u8]) -> String {
@@ -369,6 +387,16 @@ mod tests {
     }
 
     #[test]
+    fn chess_records_are_refused_as_ataxx_records() {
+        use crate::chess::records::{bullet_board, encode_bullet};
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let boards = vec![bullet_board(&start.parse().unwrap(), 0, 0.5).unwrap(); 50];
+        let records = decode_records(&encode_bullet(&boards));
+        let error = train(&records, &small_settings(None), |_| {}).unwrap_err();
+        assert!(error.contains("is no position of the game"), "{error}");
+    }
+
+    #[test]
     fn the_trainer_lowers_the_loss_on_ataxx_records() {
         let records = synthetic(3000, 9);
         let settings = small_settings(None);
@@ -408,5 +436,52 @@ mod tests {
             let float = result.net.evaluate_record(record);
             assert!((quantised - float).abs() < 30.0, "{quantised} vs {float}");
         }
+    }
+
+    fn datagen_options() -> DatagenOptions {
+        DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads: 1,
+            random_plies: (2, 4),
+            format: DataFormat::Bullet,
+            seed: 7,
+            hash_mb: 1,
+            net: None,
+        }
+    }
+
+    #[test]
+    fn ataxx_datagen_is_deterministic_and_decodes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../openings/ataxx.txt"
+        ))
+        .expect("the Ataxx book");
+        let book = selfplay::read_book(&text);
+        let generate = |options: &DatagenOptions| {
+            let mut bytes = Vec::new();
+            let summary = selfplay::run::<Ataxx>(options, &book, &mut bytes, &mut |_| {}).unwrap();
+            (bytes, summary)
+        };
+        let (first, summary) = generate(&datagen_options());
+        assert_eq!(summary.games, 3);
+        assert!(summary.positions > 20, "{summary:?}");
+        assert_eq!(first.len(), 32 * summary.positions);
+        let threaded = DatagenOptions {
+            threads: 2,
+            ..datagen_options()
+        };
+        assert_eq!(generate(&threaded).0, first);
+        let records = decode_records(&first);
+        assert_eq!(records.len(), summary.positions);
+        assert!(records
+            .iter()
+            .all(|r| r.result() == 0.0 || r.result() == 0.5 || r.result() == 1.0));
+        assert!(records.iter().any(|r| r.score() != 0));
+        assert!(records.iter().all(|r| r.problem().is_none()));
+        // Bytes that are no Ataxx record are refused before a feature is read.
+        assert!(decode_records(&[0xff; 32])[0].problem().is_some());
     }
 }

@@ -133,7 +133,13 @@ fn write_whole(out: &str, bytes: &[u8]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::store::read_games;
+    use crate::records::GameRecord;
+    use cutoff::games::chess::Chess;
+
+    /// The game records of a store file's bytes.
+    fn read_games(bytes: &[u8], name: &str) -> crate::blocks::FileGames<GameRecord> {
+        crate::store::read_games::<Chess>(bytes, name)
+    }
     use bzip2::{write::BzEncoder, Compression};
 
     const GAMES: &str = "[Event \"1\"]\n[Result \"1-0\"]\n\n\
@@ -179,10 +185,14 @@ mod tests {
         let read = read_games(&bytes, "out");
         assert!(read.errors.is_empty(), "{:?}", read.errors);
         assert_eq!(read.games.len(), 4);
-        // White's view: Black's -0.20 is +20 for White.
+        // The side to move's view, as the engines' comments give them (stored as White's).
         assert_eq!(
-            read.games[0].moves.iter().map(|m| m.1).collect::<Vec<_>>(),
-            [31, 20]
+            read.games[0]
+                .moves
+                .iter()
+                .map(|m| m.score)
+                .collect::<Vec<_>>(),
+            [31, -20]
         );
         // No temporary file is left.
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
@@ -205,13 +215,13 @@ mod tests {
         assert_eq!((summary.games, summary.positions), (2, 28 + 97));
         let read = read_games(&bytes, "f");
         assert!(read.errors.is_empty(), "{:?}", read.errors);
-        // 5. e4 {-0.03/5} Bg7 {+0.14/5}, from White's view.
+        // 5. e4 {-0.03/5} Bg7 {+0.14/5}, from the side to move's view.
         assert_eq!(
             read.games[0].moves[..2]
                 .iter()
-                .map(|m| m.1)
+                .map(|m| m.score)
                 .collect::<Vec<_>>(),
-            [-3, -14]
+            [-3, 14]
         );
     }
 

@@ -1,52 +1,98 @@
-//! Training the chess evaluation on cutoff's own games: chess's self-play and records
-//! ([`datagen`]: text `FEN;result` lines, bullet `ChessBoard` records, and the store's
-//! viriformat games, [`store`]), reached by
-//! `cutoff datagen`, `train` and `data` through its [`TrainingSupport`] below; `cutoff tune`
-//! fits the hand-crafted evaluation's weights ([`tune`], its command line in [`cli`]);
-//! `cutoff data convert` turns text lines into records ([`records`]); `cutoff data import`
-//! turns PGN games with engine scores into store files ([`import`], [`pgn`]). The features of a
-//! bullet record are here too ([`record_features`]): the engine reads boards, never
-//! records.
+//! Training the chess evaluation on cutoff's own games, reached by `cutoff datagen`,
+//! `train` and `data` through its [`TrainingSupport`] below: chess's self-play (the one
+//! loop, `crate::selfplay`) keeps the quiet positions ([`records::is_kept`]) as bullet
+//! `ChessBoard` records ([`records`]) and stores its games in viriformat ([`store`]).
+//! A game ends by the rules, by a mate score, by adjudication ([`ADJUDICATION`]: a
+//! lasting large score wins, a lasting level score after ply 80 draws, so that dead-drawn
+//! endings do not flood the data with near-identical positions) or as a draw after
+//! [`MAX_PLIES`]. `cutoff tune` fits the hand-crafted evaluation's weights ([`tune`], its
+//! command line in [`cli`]) on `FEN;result` lines (`cutoff data export` writes them from
+//! the store); `cutoff data convert` turns such lines into records ([`records`]); `cutoff
+//! data import` turns PGN games with engine scores into store files ([`import`],
+//! [`pgn`]). The features of a bullet record are here too ([`record_features`]): the
+//! engine reads boards, never records.
 
 pub mod cli;
-pub mod datagen;
 pub mod import;
 pub mod pgn;
 pub mod records;
 pub mod store;
 pub mod tune;
 
-use bulletformat::ChessBoard;
+use std::sync::Arc;
+
+use bulletformat::{BulletFormat, ChessBoard};
+use cozy_chess::Move;
 use cutoff::games::chess::nnue::{king_layout, output_bucket, KingLayout, CHESS768, FEATURE_SETS};
-use cutoff::games::chess::Chess;
-use cutoff::nnue::FeatureSet;
+use cutoff::games::chess::{Chess, ChessVariant};
+use cutoff::nnue::{FeatureSet, Network};
 
-use crate::selfplay::DataFormat;
+use crate::records::StoreFormat;
+use crate::support::{Adjudication, TrainingSupport};
 use crate::trainer::TrainingRecord;
-use crate::TrainingSupport;
 
-/// How chess trains its net: `Chess768` inputs (or mirrored and king bucketed ones,
-/// [`FEATURE_SETS`]), text or bullet `ChessBoard` records, its store in viriformat.
+/// How chess's self-play ends a game early: a score of 1,500 held by one side for 6 plies
+/// wins; a score within 10 for 12 plies in a row, from ply 80 on, draws.
+pub const ADJUDICATION: Adjudication = Adjudication {
+    win_score: 1_500,
+    win_plies: 6,
+    draw_score: 10,
+    draw_plies: 12,
+    draw_from_ply: 80,
+};
+
+/// Plies after which an unfinished self-play game is a draw.
+pub const MAX_PLIES: usize = 400;
+
+/// How chess trains its net: standard chess's self-play with adjudication, the quiet
+/// positions as bullet `ChessBoard` records, `Chess768` inputs (or mirrored and king
+/// bucketed ones, [`FEATURE_SETS`]), its store in viriformat (whose move codes are its
+/// record codes).
 impl TrainingSupport for Chess {
+    const RECORD_NAME: &'static str = "chess";
     type Record = ChessBoard;
     const RECORD_BYTES: usize = records::BULLET_RECORD_BYTES;
-    const FORMATS: &'static [DataFormat] =
-        &[DataFormat::Text, DataFormat::Bullet, DataFormat::Records];
     /// bulletformat's `ChessBoard`: occupancy and pieces, then the score.
     const SCORE_OFFSET: usize = 24;
 
-    fn decode(bytes: &[u8]) -> Vec<ChessBoard> {
-        datagen::decode_bullet(bytes)
+    /// Standard chess without tablebases.
+    fn datagen_variant(net: Option<Arc<Network>>) -> ChessVariant {
+        ChessVariant {
+            chess960: false,
+            net,
+            tablebases: None,
+        }
     }
 
-    /// Replays the store's viriformat games ([`store::read_store`]).
-    fn read_store(
-        files: &[std::path::PathBuf],
-        filter: &crate::store::StoreFilter,
-        symmetries: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<crate::store::StoreStats, String> {
-        store::read_store(files, filter, symmetries, out)
+    /// A quiet position past the opening plies ([`records::is_kept`]).
+    fn is_sample(&self, best: Move, ply: usize) -> bool {
+        records::is_kept(self, best, ply)
+    }
+
+    /// A bullet `ChessBoard` (the board from the side to move's view, the score, White's
+    /// result).
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>) {
+        let board = records::bullet_board(self.board(), score.into(), first_result as f32);
+        if let Some(record) = board {
+            out.extend_from_slice(ChessBoard::as_bytes_slice(&[record]));
+        }
+    }
+
+    fn decode(bytes: &[u8]) -> Vec<ChessBoard> {
+        records::decode_bullet(bytes)
+    }
+
+    const MAX_PLIES: usize = MAX_PLIES;
+    const ADJUDICATION: Option<Adjudication> = Some(ADJUDICATION);
+    const STORE_FORMAT: StoreFormat = store::VIRIFORMAT;
+
+    /// viriformat's code ([`store::move_code`]).
+    fn record_code(&self, mv: Move) -> u16 {
+        store::move_code(self.board(), mv)
+    }
+
+    fn move_of_record_code(&self, code: u16) -> Option<Move> {
+        store::move_of_code(self.board(), code)
     }
 }
 
@@ -104,11 +150,139 @@ pub fn record_features<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cozy_chess::Board;
+    use crate::selfplay::{self, read_book, DataFormat, DatagenOptions, DatagenSummary};
+    use crate::store::{self, StoreFilter};
+    use cozy_chess::{Board, Color};
     use cutoff::games::chess::nnue::board_bucket;
-    use cutoff::nnue::Network;
     use cutoff::nnue::{random_bucketed_network, Activation};
-    use records::bullet_board;
+    use cutoff::search::{Rules, SearchHooks};
+    use records::{bullet_board, decode_bullet, encode_bullet};
+
+    fn options(threads: usize, format: DataFormat) -> DatagenOptions {
+        DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads,
+            random_plies: (4, 4),
+            format,
+            seed: 7,
+            hash_mb: 1,
+            net: None,
+        }
+    }
+
+    fn generate(options: &DatagenOptions, book: &[Vec<String>]) -> (Vec<u8>, DatagenSummary) {
+        let mut out = Vec::new();
+        let summary = selfplay::run::<Chess>(options, book, &mut out, &mut |_| {}).unwrap();
+        (out, summary)
+    }
+
+    /// The `FEN;result` lines of the training positions of the store file `bytes`
+    /// (`data export`).
+    fn exported(bytes: &[u8], name: &str) -> String {
+        let file = std::env::temp_dir().join(format!("cutoff-{name}-{}.cgr", std::process::id()));
+        std::fs::write(&file, bytes).unwrap();
+        let mut text = Vec::new();
+        let filter = StoreFilter::default();
+        let stats =
+            store::read_text_lines::<Chess>(std::slice::from_ref(&file), &filter, &mut text);
+        std::fs::remove_file(&file).unwrap();
+        assert!(stats.unwrap().errors.is_empty());
+        String::from_utf8(text).unwrap()
+    }
+
+    #[test]
+    fn datagen_is_deterministic_and_quiet() {
+        let book = read_book("# test\ne2e4 e7e5\nd2d4 d7d5 c2c4\n");
+        let (one, s1) = generate(&options(1, DataFormat::Records), &book);
+        let (two, s2) = generate(&options(2, DataFormat::Records), &book);
+        assert_eq!(s1, s2);
+        assert_eq!(one, two);
+        let (bullet, summary) = generate(&options(1, DataFormat::Bullet), &book);
+        assert_eq!(summary.games, s1.games);
+        assert!(summary.positions > 0);
+        assert_eq!(bullet.len(), 32 * summary.positions);
+        let text = exported(&one, "chess-quiet");
+        assert_eq!(text.lines().count(), summary.positions);
+        for line in text.lines() {
+            let (fen, result) = line.split_once(';').unwrap();
+            assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
+            let game = Chess::from_fen(&Chess::datagen_variant(None), fen).unwrap();
+            assert!(!game.in_check(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_continued_run_appends_the_same_games() {
+        let book = read_book("e2e4 e7e5\nd2d4 d7d5 c2c4\n");
+        let mut whole = options(1, DataFormat::Bullet);
+        whole.games = 4;
+        whole.random_plies = (2, 6);
+        let (all, _) = generate(&whole, &book);
+        let first = DatagenOptions {
+            games: 2,
+            ..whole.clone()
+        };
+        let rest = DatagenOptions {
+            games: 2,
+            first_game: 2,
+            ..whole.clone()
+        };
+        let (mut joined, _) = generate(&first, &book);
+        joined.extend(generate(&rest, &book).0);
+        assert_eq!(all, joined);
+    }
+
+    #[test]
+    fn bullet_records_hold_the_board_score_and_result() {
+        let book = read_book("e2e4 e7e5\n");
+        let (stored, _) = generate(&options(1, DataFormat::Records), &book);
+        let (bytes, summary) = generate(&options(1, DataFormat::Bullet), &book);
+        assert_eq!(bytes.len(), 32 * summary.positions);
+        let records = decode_bullet(&bytes);
+        assert_eq!(encode_bullet(&records), bytes);
+        let text = exported(&stored, "chess-bullet");
+        assert_eq!(text.lines().count(), records.len());
+        for (line, record) in text.lines().zip(&records) {
+            let (fen, result) = line.split_once(';').unwrap();
+            let board: Board = fen.parse().unwrap();
+            let stm_white = board.side_to_move() == Color::White;
+            // Pieces and squares, from the side to move's view (Black's boards flipped).
+            let mut expected: Vec<(u8, u8)> = Vec::new();
+            for square in board.occupied() {
+                let color = board.color_on(square).unwrap();
+                let piece = board.piece_on(square).unwrap() as u8;
+                let ours = (color == Color::White) == stm_white;
+                let square = if stm_white {
+                    square as u8
+                } else {
+                    square as u8 ^ 56
+                };
+                expected.push((u8::from(!ours) << 3 | piece, square));
+            }
+            expected.sort_by_key(|&(_, square)| square);
+            let got: Vec<(u8, u8)> = (*record).into_iter().collect();
+            assert_eq!(got, expected, "{fen}");
+            let white_result = match result {
+                "1.0" => 2,
+                "0.0" => 0,
+                _ => 1,
+            };
+            let stm_result = if stm_white {
+                white_result
+            } else {
+                2 - white_result
+            };
+            assert_eq!(record.result, stm_result, "{fen}");
+            assert_eq!(record.problem(), None, "{fen}");
+        }
+        // Bytes that are no chess record are refused before a feature is read.
+        let junk = decode_bullet(&[0xff; 32]);
+        assert_eq!(junk[0].problem(), Some("more than 32 pieces"));
+        let text = decode_bullet(&b"# balanced openings, one a line.\n"[..32]);
+        assert!(text[0].problem().is_some());
+    }
 
     #[test]
     fn a_record_falls_in_its_boards_output_bucket() {

@@ -1,10 +1,11 @@
-//! Chess training records: bullet's `ChessBoard` of a position ([`bullet_board`]), which
-//! positions of a game become one ([`is_kept`]: datagen and the store's replay keep the
-//! same), and `cutoff data convert`: datagen's chess text format (`FEN;result`, no score)
-//! as records whose score is 0 (train them with `--wdl 1.0`). The game-neutral `data
-//! shuffle` is in `training/src/data.rs`.
+//! Chess training records: bullet's `ChessBoard` of a position ([`bullet_board`]; their
+//! bytes, [`decode_bullet`] and [`encode_bullet`]), which positions of a game become one
+//! ([`is_kept`]: datagen and the store's replay keep the same), and `cutoff data convert`:
+//! `FEN;result` lines (what `data export` writes, no score) as records whose score is 0
+//! (train them with `--wdl 1.0`). The game-neutral `data shuffle` is in
+//! `training/src/data.rs`.
 
-use bulletformat::ChessBoard;
+use bulletformat::{BulletFormat, ChessBoard};
 use cozy_chess::{Board, Color, Move, Piece};
 use cutoff::games::chess::Chess;
 use cutoff::search::SearchHooks;
@@ -52,7 +53,33 @@ fn bare_king(game: &Chess) -> bool {
         .any(|color| board.colors(color).len() == 1)
 }
 
-/// Records from datagen's text lines `FEN;result` (White's result: 1.0, 0.5 or 0.0), with
+/// Decodes bullet `ChessBoard` records (little-endian, 32 bytes each; a trailing partial
+/// record is ignored).
+pub fn decode_bullet(bytes: &[u8]) -> Vec<ChessBoard> {
+    bytes
+        .chunks_exact(BULLET_RECORD_BYTES)
+        .map(|chunk| {
+            let mut pcs = [0; 16];
+            pcs.copy_from_slice(&chunk[8..24]);
+            ChessBoard {
+                occ: u64::from_le_bytes(chunk[0..8].try_into().unwrap_or_default()),
+                pcs,
+                score: i16::from_le_bytes([chunk[24], chunk[25]]),
+                result: chunk[26],
+                ksq: chunk[27],
+                opp_ksq: chunk[28],
+                extra: [chunk[29], chunk[30], chunk[31]],
+            }
+        })
+        .collect()
+}
+
+/// Encodes bullet `ChessBoard` records as bullet writes them.
+pub fn encode_bullet(records: &[ChessBoard]) -> Vec<u8> {
+    ChessBoard::as_bytes_slice(records).to_vec()
+}
+
+/// Records from text lines `FEN;result` (White's result: 1.0, 0.5 or 0.0), with
 /// score 0. Empty lines are skipped; a malformed line is an error naming its number.
 pub fn records_from_text(text: &str) -> Result<Vec<ChessBoard>, String> {
     let mut records = Vec::new();
@@ -81,8 +108,6 @@ pub fn records_from_text(text: &str) -> Result<Vec<ChessBoard>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::datagen::{decode_bullet, encode_bullet};
-    use bulletformat::BulletFormat;
 
     #[test]
     fn text_lines_convert_to_records_with_their_result() {

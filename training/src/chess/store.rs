@@ -26,26 +26,26 @@
 //! [`StoredGame::to_viriformat`] for Viridithas' and bullet's tools).
 //!
 //! Every move is stored, in check or not, capture or not: the positions chess's datagen
-//! keeps for training ([`records::is_kept`]: past the first plies, not in check, a quiet
-//! best move, no bare king) are found again by replaying the moves, and need nothing else
-//! (a mate score ends a game before its move, so it is never stored). Reading is cutoff's
-//! own, on cozy-chess: nothing in a file, however damaged, makes it panic; a move that is
-//! not legal where it was played, or whose flags do not match it, ends its game's replay
-//! with an error naming it.
+//! keeps for training (`chess::records::is_kept`: past the first plies, not in check, a
+//! quiet best move, no bare king) are found again by replaying the moves, and need nothing
+//! else (a mate score ends a game before its move, so it is never stored).
+//!
+//! Chess's [`VIRIFORMAT`] is its store format: a stored game reads as a game record
+//! ([`StoredGame::to_record`]) whose move codes are viriformat's ([`move_code`], chess's
+//! record codes) and whose scores are the side to move's, which the store's one reader
+//! replays as every game's. Reading is cutoff's own, on cozy-chess: nothing in a file,
+//! however damaged, makes it panic; a move that is not legal where it was played, or whose
+//! flags do not match it, ends its game's replay with an error naming it.
 
-use bulletformat::{BulletFormat, ChessBoard};
 use cozy_chess::{Board, BoardBuilder, Color, Move, Piece, Square};
 use viriformat::chess::board::{Board as ViriBoard, DrawType, GameOutcome, WinType};
 use viriformat::chess::chessmove::Move as ViriMove;
 use viriformat::dataformat::Game as ViriGame;
 
-use super::records::{self, bullet_board};
-use crate::blocks::{self, FileGames};
-use crate::records::{push_planes, unzigzag, zigzag, Reader};
-use crate::store::{self, Keeper, StoreFilter, StoreStats};
-use crate::support::images_of;
-use cutoff::games::chess::{Chess, ChessVariant};
-use cutoff::search::Rules;
+use crate::blocks;
+use crate::records::{
+    push_planes, unzigzag, zigzag, GameRecord, Reader, RecordedMove, StoreFormat,
+};
 
 /// The bytes of a game's start position (marlinformat's `PackedBoard`).
 pub const PACKED_BOARD_BYTES: usize = 32;
@@ -58,6 +58,41 @@ const WDL_BYTE: usize = 30;
 const PROMOTION: u16 = 0xc000;
 const EN_PASSANT: u16 = 0x4000;
 const CASTLING: u16 = 0x8000;
+
+/// Chess's store format: viriformat games in planes, in blocks tagged `VIR1`.
+pub const VIRIFORMAT: StoreFormat = StoreFormat {
+    blocks: blocks::VIRIFORMAT,
+    encode: encode_record,
+    decode: decode_record,
+};
+
+/// Appends the store's bytes of a chess game record (its move codes viriformat's, its
+/// scores the side to move's) to `out` ([`encode_game`]).
+pub fn encode_record(record: &GameRecord, out: &mut Vec<u8>) -> Result<(), String> {
+    let start = Board::from_fen(&record.start, false)
+        .map_err(|_| format!("start position '{}' is no chess position", record.start))?;
+    let mut board = start.clone();
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (ply, recorded) in record.moves.iter().enumerate() {
+        let mv = move_of_code(&board, recorded.code).ok_or_else(|| {
+            format!(
+                "move {} (code {:#06x}) is not legal",
+                ply + 1,
+                recorded.code
+            )
+        })?;
+        moves.push((mv, recorded.score));
+        board.play_unchecked(mv);
+    }
+    encode_game(&start, &moves, record.result, out)
+}
+
+/// Reads one stored chess game from the front of `bytes` as a game record: the game and
+/// the bytes it took.
+pub fn decode_record(bytes: &[u8]) -> Result<(GameRecord, usize), String> {
+    let (game, used) = StoredGame::decode(bytes)?;
+    Ok((game.to_record()?, used))
+}
 
 /// Appends the store's bytes of a game to `out` (viriformat's, made by the crate, in
 /// planes): its start position, the moves played with the search's scores (side to move's
@@ -134,7 +169,7 @@ fn white_view(board: &Board, score: i16) -> i16 {
 }
 
 /// One stored game as read: its start position and its moves with White's scores, still
-/// in viriformat's codes ([`StoredGame::replay`] reads them).
+/// in viriformat's codes ([`StoredGame::to_record`] reads them as a game record).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
     /// The start position, marlinformat's `PackedBoard`.
@@ -219,7 +254,7 @@ impl StoredGame {
     }
 
     /// White's result as stored: 0 lost, 1 drawn, 2 won (any other byte is refused by
-    /// [`StoredGame::replay`]).
+    /// [`StoredGame::to_record`]).
     pub fn white_result(&self) -> u8 {
         self.start[WDL_BYTE]
     }
@@ -229,30 +264,37 @@ impl StoredGame {
         unpack_board(&self.start)
     }
 
-    /// Replays the game: `visit` sees each position before its move (as cutoff's chess
-    /// game, without a net), the move, its ply (from the start) and the search's score
-    /// from the side to move's view. An error if the start position or the result is no
-    /// position or result, or a move is not legal where it was played.
-    pub fn replay(&self, visit: &mut dyn FnMut(&Chess, Move, usize, i16)) -> Result<(), String> {
+    /// The game as a game record: its start position's FEN, each move's viriformat code
+    /// with the search's score from the side to move's view, and the result. An error if
+    /// the start position or the result is no position or result.
+    pub fn to_record(&self) -> Result<GameRecord, String> {
         if self.white_result() > 2 {
             return Err(format!("result byte {}", self.white_result()));
         }
         let start = self.start_board()?;
-        let variant = ChessVariant {
-            chess960: false,
-            net: None,
-            tablebases: None,
-        };
-        let mut game = Chess::from_fen(&variant, &start.to_string())
-            .map_err(|e| format!("start position '{start}': {e}"))?;
-        for (ply, &(code, white_score)) in self.moves.iter().enumerate() {
-            let board = game.board();
-            let mv = move_of_code(board, code)
-                .ok_or_else(|| format!("move {} (code {code:#06x}) is not legal", ply + 1))?;
-            visit(&game, mv, ply, white_view(board, white_score));
-            game.make_move(mv);
-        }
-        Ok(())
+        let white_first = start.side_to_move() == Color::White;
+        let moves = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(ply, &(code, white_score))| {
+                let white_moves = white_first == (ply % 2 == 0);
+                RecordedMove {
+                    code,
+                    score: if white_moves {
+                        white_score
+                    } else {
+                        white_score.saturating_neg()
+                    },
+                }
+            })
+            .collect();
+        Ok(GameRecord {
+            game: "chess".to_string(),
+            start: start.to_string(),
+            moves,
+            result: self.white_result(),
+        })
     }
 }
 
@@ -317,52 +359,15 @@ pub fn unpack_board(bytes: &[u8; PACKED_BOARD_BYTES]) -> Result<Board, String> {
         .map_err(|e| format!("no chess position: {e:?}"))
 }
 
-/// Reads every block of `bytes` (the file `name`) as viriformat chess games; a damaged
-/// block, or one of another game's records, is reported and skipped.
-pub fn read_games(bytes: &[u8], name: &str) -> FileGames<StoredGame> {
-    blocks::read_blocks(bytes, name, blocks::VIRIFORMAT, &mut StoredGame::decode)
-}
-
-/// Chess's `TrainingSupport::read_store`: replays the games of the store files `files`
-/// and appends the bullet `ChessBoard` records of the positions chess's datagen keeps
-/// ([`records::is_kept`]) and `filter` passes, exactly as `datagen --format bullet`
-/// writes them.
-pub fn read_store(
-    files: &[std::path::PathBuf],
-    filter: &StoreFilter,
-    symmetries: bool,
-    out: &mut Vec<u8>,
-) -> Result<StoreStats, String> {
-    let images = images_of::<Chess>(symmetries);
-    let mut keeper = Keeper::new(filter, images, records::BULLET_RECORD_BYTES, out);
-    for file in files {
-        let (name, bytes) = store::read_file(file)?;
-        let decoded = read_games(&bytes, &name);
-        keeper.file(decoded.errors);
-        for (index, game) in decoded.games.iter().enumerate() {
-            keeper.game(game.moves.len(), game.white_result());
-            let result = f32::from(game.white_result()) / 2.0;
-            let replayed = game.replay(&mut |position, best, ply, score| {
-                if records::is_kept(position, best, ply) {
-                    keeper.offer(ply, score, position.hash(), &mut |one| {
-                        if let Some(record) = bullet_board(position.board(), score.into(), result) {
-                            one.extend_from_slice(ChessBoard::as_bytes_slice(&[record]));
-                        }
-                    });
-                }
-            });
-            if let Err(error) = replayed {
-                keeper.error(format!("{name}: game {index}: {error}"));
-            }
-        }
-    }
-    Ok(keeper.finish())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blocks::FileGames;
+    use crate::chess::records::SKIP_PLIES;
     use crate::selfplay::{self, read_book, DataFormat, DatagenOptions, DatagenSummary};
+    use crate::store::{self, StoreFilter, StoreStats};
+    use bulletformat::{BulletFormat, ChessBoard};
+    use cutoff::games::chess::{Chess, ChessVariant};
     use std::path::{Path, PathBuf};
     use viriformat::chess::piece::Colour;
 
@@ -408,8 +413,14 @@ mod tests {
     fn read(files: &[&Path]) -> (StoreStats, Vec<u8>) {
         let files: Vec<PathBuf> = files.iter().map(|f| f.to_path_buf()).collect();
         let mut out = Vec::new();
-        let stats = read_store(&files, &StoreFilter::default(), false, &mut out).unwrap();
-        (stats, out)
+        let filter = StoreFilter::default();
+        let stats = store::read_training_records::<Chess>(&files, &filter, false, &mut out);
+        (stats.unwrap(), out)
+    }
+
+    /// The stored games of a file's blocks, as they are.
+    fn read_games(bytes: &[u8], name: &str) -> FileGames<StoredGame> {
+        blocks::read_blocks(bytes, name, blocks::VIRIFORMAT, &mut StoredGame::decode)
     }
 
     #[test]
@@ -501,7 +512,7 @@ mod tests {
             let keep = |mv, _, board: &ViriBoard, _, _: &mut _| {
                 let bare = Colour::all().any(|c| board.pieces.occupied_co(c).count() == 1);
                 ply += 1;
-                ply <= records::SKIP_PLIES || board.in_check() || board.is_tactical(mv) || bare
+                ply <= SKIP_PLIES || board.in_check() || board.is_tactical(mv) || bare
             };
             let push = |record| {
                 splatted.push(record);
@@ -601,7 +612,7 @@ mod tests {
             )]
         );
         // And a chess file read as Ataxx's.
-        let as_ataxx = crate::records::read_games(&file, "chess.cgr", Some("ataxx"));
+        let as_ataxx = store::read_games::<cutoff::games::ataxx::Ataxx>(&file, "chess.cgr");
         assert!(as_ataxx.games.is_empty());
         assert_eq!(
             as_ataxx.errors,
@@ -617,16 +628,27 @@ mod tests {
         let (game, used) = StoredGame::decode(&raw).unwrap();
         assert_eq!(used, raw.len());
         assert!(game.start_board().is_ok());
+        let variant = ChessVariant {
+            chess960: false,
+            net: None,
+            tablebases: None,
+        };
+        let replay = |game: &StoredGame| {
+            let record = game.to_record()?;
+            store::replay::<Chess>(&variant, &record, &mut |_, _, _, _| {})
+        };
+        assert_eq!(replay(&game), Ok(()));
         let mut bad = game.clone();
         bad.moves[2].0 ^= 0x0fff;
-        let error = bad.replay(&mut |_, _, _, _| {}).unwrap_err();
+        let error = replay(&bad).unwrap_err();
+        assert!(error.starts_with("move 3 (code"), "{error}");
+        // A record that does not replay is not written either.
+        let mut bytes = Vec::new();
+        let error = encode_record(&bad.to_record().unwrap(), &mut bytes).unwrap_err();
         assert!(error.starts_with("move 3 (code"), "{error}");
         let mut bad = game.clone();
         bad.start[WDL_BYTE] = 3;
-        assert_eq!(
-            bad.replay(&mut |_, _, _, _| {}),
-            Err("result byte 3".into())
-        );
+        assert_eq!(replay(&bad), Err("result byte 3".into()));
         assert_eq!(
             StoredGame::decode(&raw[..raw.len() - 1]),
             Err("a game cut short".into())
@@ -636,8 +658,21 @@ mod tests {
             let mut changed = raw.clone();
             changed[at] ^= 0x5a;
             if let Ok((game, _)) = StoredGame::decode(&changed) {
-                let _ = game.replay(&mut |_, _, _, _| {});
+                let _ = replay(&game);
             }
         }
+    }
+
+    #[test]
+    fn a_stored_game_reads_as_its_record_and_is_written_again() {
+        let (stored, _) = generate(&options(DataFormat::Records, 2, 0));
+        let games = store::read_games::<Chess>(&stored, "chess.cgr");
+        assert!(games.errors.is_empty(), "{:?}", games.errors);
+        let mut raw = Vec::new();
+        for record in &games.games {
+            encode_record(record, &mut raw).unwrap();
+        }
+        let block = blocks::encode_block(blocks::VIRIFORMAT, &raw, games.games.len()).unwrap();
+        assert_eq!(block, stored);
     }
 }

@@ -1,5 +1,10 @@
-//! Training gomoku's evaluation (15x15 freestyle): its self-play ([`datagen`]: 72-byte
-//! [`GomokuRecord`]s) and its [`TrainingSupport`]: `GomokuPcode15` inputs by default (or
+//! Training gomoku's evaluation (15x15 freestyle): its [`TrainingSupport`]. Self-play (the
+//! one loop, `crate::selfplay`, from the book `openings/gomoku.txt`; the random plies
+//! among the cells the search considers, near the stones) ends a game by the rules (a
+//! five, or a full board: a draw) or by a mate score (the side that has it wins); every
+//! position before the end is kept unless its score is a mate score or its side to move is
+//! in check (facing a four: the search never evaluates such a position statically), as a
+//! 72-byte [`GomokuRecord`]. The net has `GomokuPcode15` inputs by default (or
 //! `GomokuStones15`, `GomokuPcodeStones15`, `--features`), computed from the record's
 //! stones by the engine's [`active_pairs`], and the 8 symmetries of the square board for
 //! `data shuffle --symmetries`.
@@ -15,22 +20,20 @@
 //! | 67     | the board size (15)                                              |
 //! | 68..72 | zero (the rule, freestyle, and room)                             |
 
-pub mod datagen;
 pub mod policy;
+
+use std::sync::Arc;
 
 use bulletformat::BulletFormat;
 use cutoff::games::gomoku::nnue::{
-    active_pairs, has_four, output_bucket, Stones, CELLS, FEATURE_SETS, PCODE, SIZE,
+    active_pairs, has_four, output_bucket, NetRef, Stones, CELLS, FEATURE_SETS, PCODE, SIZE,
 };
-use std::path::PathBuf;
 
 use cutoff::games::gomoku::{Gomoku, GomokuVariant};
-use cutoff::games::GameKind;
-use cutoff::nnue::FeatureSet;
+use cutoff::games::{EvalNet, GameKind};
+use cutoff::nnue::{FeatureSet, Network};
+use cutoff::search::{Player, Rules, SearchHooks};
 
-use crate::selfplay::DataFormat;
-use crate::store::{StoreFilter, StoreStats};
-use crate::support::read_store_of;
 use crate::trainer::TrainingRecord;
 use crate::TrainingSupport;
 
@@ -206,11 +209,38 @@ pub fn cell_image(cell: usize, symmetry: usize) -> usize {
 
 /// How gomoku trains its net: 15x15 freestyle only, the `gomoku` entry of the registry.
 impl TrainingSupport for Gomoku {
+    const RECORD_NAME: &'static str = "gomoku";
     type Record = GomokuRecord;
     const RECORD_BYTES: usize = RECORD_BYTES;
-    const FORMATS: &'static [DataFormat] = &[DataFormat::Bullet, DataFormat::Records];
     /// After the stones (the module's record layout).
     const SCORE_OFFSET: usize = 64;
+
+    /// 15x15 freestyle, evaluated by `net` when it is a gomoku net.
+    fn datagen_variant(net: Option<Arc<Network>>) -> GomokuVariant {
+        GomokuVariant {
+            net: net.and_then(|net| NetRef::of(&(net as EvalNet))),
+            ..GomokuVariant::FREESTYLE15
+        }
+    }
+
+    /// Every position whose side to move is not facing a four.
+    fn is_sample(&self, _best: Self::Move, _ply: usize) -> bool {
+        !self.in_check()
+    }
+
+    /// A [`GomokuRecord`]: the side to move's stones first, the score and result from its
+    /// view.
+    fn push_training_record(&self, score: i16, first_result: f64, out: &mut Vec<u8>) {
+        let second = self.side_to_move() == Player::Second;
+        let [x, o] = self.stones15().expect("a 15x15 board");
+        let stones = if second { [o, x] } else { [x, o] };
+        let result = if second {
+            1.0 - first_result
+        } else {
+            first_result
+        };
+        out.extend_from_slice(&GomokuRecord::new(stones, score, result as f32).to_bytes());
+    }
 
     fn decode(bytes: &[u8]) -> Vec<GomokuRecord> {
         decode_records(bytes)
@@ -221,15 +251,6 @@ impl TrainingSupport for Gomoku {
     }
 
     const SYMMETRIES: usize = 8;
-
-    fn read_store(
-        files: &[PathBuf],
-        filter: &StoreFilter,
-        symmetries: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<StoreStats, String> {
-        read_store_of::<Gomoku>(&GomokuVariant::FREESTYLE15, files, filter, symmetries, out)
-    }
 
     fn push_image(record: &[u8], symmetry: usize, out: &mut Vec<u8>) {
         let mut image = GomokuRecord::from_bytes(record.try_into().expect("72 bytes"));
@@ -256,12 +277,10 @@ impl TrainingSupport for Gomoku {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::selfplay::{self, DataFormat, DatagenOptions};
     use crate::trainer::testing::random_records;
     use crate::trainer::{train, TrainSettings};
     use cutoff::games::gomoku::nnue::{PCODE_STONES, STONES};
-    use cutoff::games::gomoku::GomokuVariant;
-    use cutoff::nnue::Network;
-    use cutoff::search::{Player, Rules, SearchHooks};
 
     /// Positions of random games (stones anywhere), labelled with the hand-set
     /// evaluation as the score and a result that follows it.
@@ -373,5 +392,93 @@ mod tests {
             }
         }
         assert_eq!(PCODE_STONES.inputs, 1850);
+    }
+
+    fn datagen_options() -> DatagenOptions {
+        DatagenOptions {
+            games: 3,
+            first_game: 0,
+            nodes: 300,
+            threads: 1,
+            random_plies: (0, 2),
+            format: DataFormat::Bullet,
+            seed: 7,
+            hash_mb: 1,
+            net: None,
+        }
+    }
+
+    #[test]
+    fn gomoku_datagen_is_deterministic_and_decodes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../openings/gomoku.txt"
+        ))
+        .expect("the gomoku book");
+        let book = selfplay::read_book(&text);
+        let generate = |options: &DatagenOptions| {
+            let mut bytes = Vec::new();
+            let summary = selfplay::run::<Gomoku>(options, &book, &mut bytes, &mut |_| {}).unwrap();
+            (bytes, summary)
+        };
+        let (first, summary) = generate(&datagen_options());
+        assert_eq!(summary.games, 3);
+        assert!(summary.positions > 10, "{summary:?}");
+        assert_eq!(first.len(), 72 * summary.positions);
+        let threaded = DatagenOptions {
+            threads: 2,
+            ..datagen_options()
+        };
+        assert_eq!(generate(&threaded).0, first);
+        let records = decode_records(&first);
+        assert_eq!(records.len(), summary.positions);
+        assert!(records.iter().all(|r| r.problem().is_none()));
+        assert!(records.iter().any(|r| r.score() != 0));
+        assert!(
+            first.chunks_exact(72).all(|r| !Gomoku::record_in_check(r)),
+            "no position in check"
+        );
+        // A decisive game: its last position's side to move won or lost, and the side
+        // to move alternates, so consecutive records of a game have opposite results.
+        assert!(records
+            .iter()
+            .all(|r| [0.0, 0.5, 1.0].contains(&r.result())));
+        assert!(records
+            .windows(2)
+            .any(|w| w[0].result() + w[1].result() == 1.0));
+        // Bytes that are no gomoku record are refused before a feature is read.
+        assert!(decode_records(&[0xff; 72])[0].problem().is_some());
+        assert!(
+            decode_records(&[0; 72])[0].problem().is_some(),
+            "no board size"
+        );
+    }
+
+    #[test]
+    fn random_plies_fall_near_the_stones() {
+        let options = DatagenOptions {
+            random_plies: (5, 5),
+            ..datagen_options()
+        };
+        for index in 0..20 {
+            let game: Gomoku =
+                selfplay::opening_of(&GomokuVariant::FREESTYLE15, index, &[], &options);
+            let [x, o] = game.stones15().unwrap();
+            let cells: Vec<(i32, i32)> = (0..225)
+                .filter(|&c| (x[c / 64] | o[c / 64]) >> (c % 64) & 1 == 1)
+                .map(|c| ((c / 15) as i32, (c % 15) as i32))
+                .collect();
+            assert_eq!(cells.len(), 5, "game {index}");
+            assert!(cells.contains(&(7, 7)), "the first stone in the centre");
+            for &(row, col) in &cells {
+                assert!(
+                    cells
+                        .iter()
+                        .any(|&(r, c)| (r, c) != (row, col)
+                            && (r - row).abs().max((c - col).abs()) <= 2),
+                    "game {index}: a stone at {row},{col} far from the others"
+                );
+            }
+        }
     }
 }

@@ -230,7 +230,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             [n] => Command::Bench(Some(number("bench", n)?)),
             _ => return Err(CommandError::Malformed("usage: bench [DEPTH]".into())),
         },
-        "genfens" => Command::Genfens(parse_genfens(rest)?),
+        "genfens" => Command::Genfens(parse_genfens(rest).map_err(CommandError::Malformed)?),
         other => return Err(CommandError::Unknown(other.to_string())),
     };
     Ok(Some(command))

@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use super::command::CommandError;
 use crate::rng::{mix64, SplitMix};
 use crate::search::{Game, Limits, MoveList, ScoreReport, ThreadPool};
 
@@ -48,9 +47,9 @@ pub struct GenfensRequest {
 
 const USAGE: &str = "usage: genfens N seed S book <None|FILE> [plies A[-B]]";
 
-/// Parses the words after `genfens`.
-pub fn parse_genfens(rest: &[&str]) -> Result<GenfensRequest, CommandError> {
-    let malformed = |what: String| CommandError::Malformed(format!("genfens: {what}; {USAGE}"));
+/// Parses the words after `genfens`; the error is the whole message (`genfens: ...; usage`).
+pub fn parse_genfens(rest: &[&str]) -> Result<GenfensRequest, String> {
+    let malformed = |what: String| format!("genfens: {what}; {USAGE}");
     let [count, "seed", seed, "book", book, extra @ ..] = rest else {
         return Err(malformed("expected 'N seed S book B'".to_string()));
     };
@@ -247,7 +246,7 @@ mod tests {
     use crate::games::connect4::Connect4;
     use crate::search::Rules;
 
-    fn parse(line: &str) -> Result<GenfensRequest, CommandError> {
+    fn parse(line: &str) -> Result<GenfensRequest, String> {
         parse_genfens(&line.split_whitespace().collect::<Vec<_>>())
     }
 

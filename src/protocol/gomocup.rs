@@ -60,16 +60,6 @@ pub fn cell_text(x: u32, y: u32, height: u32) -> String {
     format!("{file}{}", height.saturating_sub(y))
 }
 
-/// The 0-based `(x, y)` from the top-left of a cell text (`h8`) on a board `height` rows
-/// high; `None` if it is no cell of that form.
-pub fn cell_xy(text: &str, height: u32) -> Option<(u32, u32)> {
-    let mut chars = text.chars();
-    let file = chars.next().filter(char::is_ascii_lowercase)?;
-    let rank: u32 = chars.as_str().parse().ok()?;
-    let y = height.checked_sub(rank)?;
-    (rank >= 1).then_some((u32::from(file) - u32::from('a'), y))
-}
-
 /// The time and search limits the manager set with `INFO`.
 #[derive(Clone, Debug)]
 struct Limits {
@@ -811,14 +801,14 @@ mod tests {
         for size in [5, 15, 20, 22] {
             for x in 0..size {
                 for y in 0..size {
-                    assert_eq!(cell_xy(&cell_text(x, y, size), size), Some((x, y)));
+                    assert_eq!(yixin::cell_xy(&cell_text(x, y, size), size), Some((x, y)));
                 }
             }
         }
-        assert_eq!(cell_xy("a16", 15), None);
-        assert_eq!(cell_xy("a0", 15), None);
-        assert_eq!(cell_xy("A1", 15), None);
-        assert_eq!(cell_xy("", 15), None);
+        assert_eq!(yixin::cell_xy("a16", 15), None);
+        assert_eq!(yixin::cell_xy("a0", 15), None);
+        assert_eq!(yixin::cell_xy("A1", 15), None);
+        assert_eq!(yixin::cell_xy("", 15), None);
     }
 
     #[test]

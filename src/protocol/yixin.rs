@@ -10,7 +10,6 @@
 
 use crossbeam_channel::Sender;
 
-use super::gomocup::cell_xy;
 use super::session::Reporter;
 use crate::search::score::Score;
 use crate::search::{ScoreReport, SearchInfo, Wdl};
@@ -21,6 +20,16 @@ pub const SWAP2_EVEN: Score = 100;
 /// The lines searched to balance a position (`YXBALANCEONE`, `YXBALANCETWO`): the balancing
 /// move is chosen among the best this many.
 pub const BALANCE_LINES: usize = 12;
+
+/// The 0-based `(x, y)` from the top-left of a cell text (`h8`) on a board `height` rows
+/// high; `None` if it is no cell of that form.
+pub fn cell_xy(text: &str, height: u32) -> Option<(u32, u32)> {
+    let mut chars = text.chars();
+    let file = chars.next().filter(char::is_ascii_lowercase)?;
+    let rank: u32 = chars.as_str().parse().ok()?;
+    let y = height.checked_sub(rank)?;
+    (rank >= 1).then_some((u32::from(file) - u32::from('a'), y))
+}
 
 /// What the end of a search answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

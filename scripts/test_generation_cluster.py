@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of scripts/generation.py's tasks on this machine's threads and on Dask clusters
-on 127.0.0.1, with a cutoff binary (argument 1; cli/tests/dask_cluster.rs passes the one
+on 127.0.0.1, with a cutoff binary (argument 1; cli/tests/blackbox/dask_cluster.rs passes the one
 the tests built), each generation into a scratch store (--root), never the repository's:
 
 - a datagen run with the driver killed after its first chunk, then the same command

@@ -8,8 +8,9 @@ const HEADER: [&str; 7] = [
     "date", "commit", "game", "change", "command", "result", "kept",
 ];
 
-/// The games a row may name: the registry's, as `--game` spells them.
-const GAMES: [&str; 4] = ["chess", "connect4", "ataxx", "gomoku"];
+/// The games a row may name: the registry's, as `--game` spells them, or `all` for what
+/// concerns no game alone (the build, the tests, the protocol layer).
+const GAMES: [&str; 5] = ["chess", "connect4", "ataxx", "gomoku", "all"];
 
 fn is_date(field: &str) -> bool {
     let parts: Vec<&str> = field.split('-').collect();

@@ -1,7 +1,7 @@
-//! The black-box tests in one binary (so the suite builds and links once): each module drives
-//! the real `cutoff` binary, or the match runner and data tools through it, with timeouts.
-//! python-chess and the Dask cluster, which run outside processes on a real clock, stay in
-//! test binaries of their own (`cli/tests/python_chess.rs`, `cli/tests/dask_cluster.rs`).
+//! The black-box tests in one binary (so the suite builds and links once, and the tests that
+//! wait on outside processes, python-chess and Dask's, overlap the others): each module
+//! drives the real `cutoff` binary, or the match runner and data tools through it, with
+//! timeouts.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -9,6 +9,7 @@ mod common;
 mod ataxx;
 mod chess;
 mod connect4_play;
+mod dask_cluster;
 mod experiments_ledger;
 mod fastchess_compliance;
 mod fuzz_protocol;
@@ -19,6 +20,7 @@ mod openbench;
 mod play;
 mod poj1568;
 mod protocol;
+mod python_chess;
 mod skill;
 mod solve;
 mod syzygy;

@@ -5,7 +5,7 @@
 //! cluster. Skipped, with a message, where Dask's `distributed` is not installed (`.ci/run`
 //! installs it).
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -494,6 +494,35 @@ pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
     }
 }
 
+/// For the games' datagen tests: plays `options` of `G` from the repository's book
+/// `openings/<book>` on one thread, checks that two threads write the same bytes, and
+/// returns the bytes and the summary.
+#[cfg(test)]
+pub(crate) fn datagen_twice<G: TrainingSupport>(
+    book: &str,
+    options: &DatagenOptions,
+) -> (Vec<u8>, DatagenSummary) {
+    let path = format!("{}/../openings/{book}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the game's book");
+    let book = read_book(&text);
+    let generate = |options: &DatagenOptions| {
+        let mut bytes = Vec::new();
+        let summary = run::<G>(options, &book, &mut bytes, &mut |_| {}).unwrap();
+        (bytes, summary)
+    };
+    let (first, summary) = generate(options);
+    let threaded = DatagenOptions {
+        threads: 2,
+        ..options.clone()
+    };
+    assert_eq!(
+        generate(&threaded).0,
+        first,
+        "two threads wrote other bytes"
+    );
+    (first, summary)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

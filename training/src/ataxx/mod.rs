@@ -454,26 +454,10 @@ mod tests {
 
     #[test]
     fn ataxx_datagen_is_deterministic_and_decodes() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../openings/ataxx.txt"
-        ))
-        .expect("the Ataxx book");
-        let book = selfplay::read_book(&text);
-        let generate = |options: &DatagenOptions| {
-            let mut bytes = Vec::new();
-            let summary = selfplay::run::<Ataxx>(options, &book, &mut bytes, &mut |_| {}).unwrap();
-            (bytes, summary)
-        };
-        let (first, summary) = generate(&datagen_options());
+        let (first, summary) = selfplay::datagen_twice::<Ataxx>("ataxx.txt", &datagen_options());
         assert_eq!(summary.games, 3);
         assert!(summary.positions > 20, "{summary:?}");
         assert_eq!(first.len(), 32 * summary.positions);
-        let threaded = DatagenOptions {
-            threads: 2,
-            ..datagen_options()
-        };
-        assert_eq!(generate(&threaded).0, first);
         let records = decode_records(&first);
         assert_eq!(records.len(), summary.positions);
         assert!(records

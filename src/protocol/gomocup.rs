@@ -29,6 +29,7 @@ use super::frontend::{shorten_long_words, FrontEnd};
 use super::options::{OptionChange, DEFAULT_HASH_MB, MAX_THREADS};
 use super::yixin::{self, Action, TurnReporter};
 use crate::games::{self, GameKind, VariantOption};
+use crate::search::EndReason;
 
 /// The name of the protocol in [`ProtocolSettings::own_dialect`](crate::games::ProtocolSettings).
 pub const PROTOCOL_NAME: &str = "gomocup";
@@ -518,7 +519,9 @@ impl Gomocup {
             .set_position(&PositionStart::StartPos, &moves)
             // The game's reason, without the UCI `position` command's move number.
             .map_err(|e| e.split(" (move ").next().unwrap_or_default().to_string())?;
-        if session.is_over() {
+        // Renju's Black left with forbidden cells only has lost, but a move is still due.
+        let ended = session.game_end().map(|end| end.reason);
+        if ended.is_some_and(|reason| reason != EndReason::NoLegalMoves) {
             let _ = session.set_position(&PositionStart::StartPos, &self.moves);
             return Err("the game is over after it".to_string());
         }
@@ -618,8 +621,10 @@ impl Gomocup {
         let size = self.ready()?;
         let session = controller.session_mut();
         session.set_position(&PositionStart::StartPos, &self.moves)?;
-        if session.is_over() {
-            return Err("the game is over".to_string());
+        match session.game_end().map(|end| end.reason) {
+            Some(EndReason::NoLegalMoves) => return Ok(Some(self.lost_turn(size))),
+            Some(_) => return Err("the game is over".to_string()),
+            None => {}
         }
         let lines = match action {
             Action::NBest(count) => count,
@@ -639,6 +644,18 @@ impl Gomocup {
         let out = controller.output();
         controller.session_mut().go(&params, reporter, out)?;
         Ok(None)
+    }
+
+    /// The answer when every empty cell is forbidden to Black under renju: the game is
+    /// lost, but the manager waits for a move, so the first empty cell is played (and
+    /// judged a forbidden move) rather than none (a loss on time). The position stays.
+    fn lost_turn(&self, size: u32) -> String {
+        let taken: std::collections::HashSet<&String> = self.moves.iter().collect();
+        let empty = (0..size)
+            .flat_map(|y| (0..size).map(move |x| (x, y)))
+            .find(|&(x, y)| !taken.contains(&cell_text(x, y, size)));
+        let (x, y) = empty.unwrap_or_default();
+        format!("MESSAGE every empty cell is forbidden to Black: the game is lost\n{x},{y}")
     }
 
     /// The moves the search may choose from: all of `legal` but the blocked cells, or none

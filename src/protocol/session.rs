@@ -17,8 +17,8 @@ use crate::search::perft::PerftDivide;
 use crate::search::score::DRAW;
 use crate::search::threads::StartError;
 use crate::search::{
-    Game, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, Skill, ThreadPool, Wdl,
-    WdlModel,
+    Game, GameEnd, GameResult, Limits, MoveList, Player, SearchEvent, SearchInfo, Skill,
+    ThreadPool, Wdl, WdlModel,
 };
 
 /// Turns one search's events into the front end's lines (moves already in the game's
@@ -51,8 +51,12 @@ pub trait Session: Send {
         reporter: Box<dyn Reporter>,
         out: Sender<String>,
     ) -> Result<(), SessionError>;
+    /// How the game ended in the current position, if it is over.
+    fn game_end(&self) -> Option<GameEnd>;
     /// Whether the game is over in the current position.
-    fn is_over(&self) -> bool;
+    fn is_over(&self) -> bool {
+        self.game_end().is_some()
+    }
     /// The legal moves of the current position, in the game's notation (none when the
     /// game is over).
     fn legal_moves(&self) -> Vec<String>;
@@ -284,8 +288,8 @@ impl<G: Game> Session for GameSession<G> {
         self.search.is_searching()
     }
 
-    fn is_over(&self) -> bool {
-        game_result(&self.position).is_some()
+    fn game_end(&self) -> Option<GameEnd> {
+        self.position.game_end()
     }
 
     fn legal_moves(&self) -> Vec<String> {

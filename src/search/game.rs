@@ -104,7 +104,8 @@ pub enum EndReason {
     InsufficientMaterial,
     /// The game's own winning or drawing condition (a completed line, a full board...).
     Rules,
-    /// The side to move has no legal move in a game without a rule for it: a draw.
+    /// The side to move has no legal move: a draw, or a loss where the game's rules say
+    /// so ([`Rules::outcome_without_moves`]).
     NoLegalMoves,
 }
 
@@ -136,6 +137,9 @@ impl GameEnd {
         };
         match (winner, self.reason) {
             (Some(winner), EndReason::Checkmate) => format!("{winner} mates"),
+            (Some(winner), EndReason::NoLegalMoves) => {
+                format!("{winner} wins: the opponent has no legal move")
+            }
             (Some(winner), _) => format!("{winner} wins by the rules"),
             (None, EndReason::Stalemate) => "draw by stalemate".to_string(),
             (None, EndReason::ThreefoldRepetition) => "draw by threefold repetition".to_string(),
@@ -266,12 +270,19 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// `Some` when the game is over in this position, from the side to move's view.
     /// The search asks this at every node; referees ask [`Rules::game_end`].
     fn outcome(&self) -> Option<Outcome>;
+    /// The result for the side to move when it has no legal move, [`Rules::outcome`] is
+    /// `None` and it is not in check: a draw unless the game's rules say otherwise (renju:
+    /// Black, with empty cells left that are all forbidden to it, has lost). Asked only
+    /// where no move was found, so it need not be cheap.
+    fn outcome_without_moves(&self) -> Outcome {
+        Outcome::Draw
+    }
     /// The end of the game by the rules in this position, if it is over: the one rule that
     /// referees, `query gameover`/`query result`, `cutoff play` and datagen follow. The
-    /// default takes [`Rules::outcome`] (reason [`EndReason::Rules`]) and counts a position
-    /// without legal moves as a draw; games whose rules name more reasons (chess: mate,
-    /// stalemate, threefold repetition, fifty moves, insufficient material) override it,
-    /// agreeing with `outcome`.
+    /// default takes [`Rules::outcome`] (reason [`EndReason::Rules`]), and for a position
+    /// without legal moves [`Rules::outcome_without_moves`]; games whose rules name more
+    /// reasons (chess: mate, stalemate, threefold repetition, fifty moves, insufficient
+    /// material) override it, agreeing with `outcome`.
     fn game_end(&self) -> Option<GameEnd> {
         let to_move = self.side_to_move();
         if let Some(outcome) = self.outcome() {
@@ -279,9 +290,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
         }
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
-        moves
-            .is_empty()
-            .then(|| GameEnd::new(Outcome::Draw, to_move, EndReason::NoLegalMoves))
+        moves.is_empty().then(|| {
+            GameEnd::new(
+                self.outcome_without_moves(),
+                to_move,
+                EndReason::NoLegalMoves,
+            )
+        })
     }
     /// A 64-bit key of the position (and everything that decides its value).
     fn hash(&self) -> u64;

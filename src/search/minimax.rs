@@ -28,7 +28,7 @@ fn negamax<G: Game>(game: &mut G, depth: u32, ply: usize) -> Score {
         return if game.in_check() {
             -MATE + ply as Score
         } else {
-            DRAW
+            outcome_score(game.outcome_without_moves(), ply)
         };
     }
     let mut best = Score::MIN;

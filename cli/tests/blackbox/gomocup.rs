@@ -170,6 +170,58 @@ fn board_restores_a_position_and_the_engine_completes_its_five() {
     );
 }
 
+/// A full 15x15 board without a five but for h8 (x 7, y 7, from the top), Black's overline
+/// point: `x` Black, `o` White, rows from the top.
+const ALL_FORBIDDEN_FOR_BLACK: [&str; 15] = [
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "xxooxxooxxooxxo",
+    "ooxoxxx.xxoxoox",
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "xxooxxooxxooxxo",
+    "ooxxooxxooxxoox",
+    "ooooxxooxxooxxo",
+];
+
+#[test]
+fn renju_black_left_only_forbidden_cells_answers_a_move_at_once() {
+    // The engine is Black with a15 (x 0, its own cell in the pattern) and c15 (x 2,
+    // White's) empty too: whichever it takes, White's TURN on the other leaves it h8.
+    let mut engine = started(15);
+    engine.send("INFO rule 4");
+    engine.send("BOARD");
+    for (y, row) in ALL_FORBIDDEN_FOR_BLACK.iter().enumerate() {
+        for (x, stone) in row.chars().enumerate() {
+            let field = match stone {
+                _ if y == 0 && (x == 0 || x == 2) => continue,
+                'x' => 1,
+                'o' => 2,
+                _ => continue,
+            };
+            engine.send(&format!("{x},{y},{field}"));
+        }
+    }
+    engine.send("DONE");
+    let (x, y) = engine_move(&mut engine);
+    assert!(y == 0 && (x == 0 || x == 2), "{x},{y}");
+    engine.send(&format!("TURN {},0", 2 - x));
+    let lines = engine.read_until("7,7", TIMEOUT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("MESSAGE") && l.contains("forbidden")),
+        "{lines:?}"
+    );
+    assert!(sync(&mut engine).is_empty(), "no ERROR after it");
+}
+
 #[test]
 fn takeback_undoes_the_last_moves() {
     let mut engine = started(15);

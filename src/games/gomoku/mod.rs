@@ -1302,6 +1302,16 @@ impl Rules for Gomoku {
         grid::placement_outcome(self.won, self.stone_count(), self.variant.cells())
     }
 
+    /// Renju: Black with empty cells left, every one forbidden to it, has lost (as Rapfi
+    /// counts it; a Gomocup manager would judge the forbidden move it must play).
+    fn outcome_without_moves(&self) -> Outcome {
+        if self.variant.rule == Rule::Renju {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -241,8 +241,8 @@ mod tests {
 
     use super::super::GomokuVariant;
     use super::*;
-    use crate::search::game::{MoveList, Outcome, Rules, SearchHooks};
-    use crate::search::score::MATE_BOUND;
+    use crate::search::game::{EndReason, GameResult, MoveList, Outcome, Rules, SearchHooks};
+    use crate::search::score::{MATE, MATE_BOUND};
     use crate::search::tt::TranspositionTable;
     use crate::search::Searcher;
 
@@ -420,5 +420,35 @@ mod tests {
         assert!(names.contains(&"i8".to_string()), "{names:?}");
         let free = Gomoku::from_fen(&GomokuVariant::FREESTYLE15, &game.to_fen()).unwrap();
         assert!(free.forbidden_cells().is_empty());
+    }
+
+    /// A full board without a five (a pattern of pairs) but for h8, Black's overline point
+    /// between e8-g8 and i8-j8; White to move adds c15 (empty) to it.
+    const ALL_FORBIDDEN: &str = "xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/\
+        ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/ooxoxxx1xxoxoox/\
+        xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/\
+        ooxxooxxooxxoox/ooooxxooxxooxxo x";
+
+    #[test]
+    fn black_with_every_empty_cell_forbidden_has_lost() {
+        let game = Gomoku::from_fen(&RENJU15, ALL_FORBIDDEN).unwrap();
+        assert!(forbidden_at(&game, "h8") && game.outcome().is_none() && !game.in_check());
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        assert!(moves.is_empty());
+        let end = game.game_end().unwrap();
+        assert_eq!(end.result, GameResult::SecondWins);
+        assert_eq!(end.reason, EndReason::NoLegalMoves);
+        assert_eq!(crate::search::minimax::minimax(&mut game.clone(), 1), -MATE);
+        // White, with c15 and h8 left, wins by c15 (Black is left h8 only); h8 draws.
+        let white = ALL_FORBIDDEN
+            .replacen("xxoo", "xx1o", 1)
+            .replace(" x", " o");
+        let white = Gomoku::from_fen(&RENJU15, &white).unwrap();
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(1)));
+        let inf = crate::search::score::INFINITY;
+        assert!(searcher.search_root(&white, 3, -inf, inf, None).unwrap() >= MATE_BOUND);
+        let free = Gomoku::from_fen(&GomokuVariant::FREESTYLE15, &game.to_fen()).unwrap();
+        assert_eq!(free.outcome_without_moves(), Outcome::Draw);
     }
 }

@@ -96,7 +96,11 @@ impl<G: Game> Searcher<G> {
         let mut picker = MovePicker::empty();
         if !self.fill_move_picker(game, ply, tt_move, &mut picker) {
             self.state.stats.leaves += 1;
-            return Some(if in_check { -MATE + ply as Score } else { DRAW });
+            return Some(if in_check {
+                -MATE + ply as Score
+            } else {
+                outcome_score(game.outcome_without_moves(), ply)
+            });
         }
 
         // Step 11. Search the moves.

@@ -11,7 +11,7 @@ use super::super::features::SearchStats;
 use super::super::game::{Game, MoveList};
 use super::super::limits::{deadlines, IterationProgress, Limits};
 use super::super::pool::{CompletedIteration, SharedIterations};
-use super::super::score::{is_mate, outcome_score, tablebase_score, Score, DRAW, MATE, MAX_PLY};
+use super::super::score::{is_mate, outcome_score, tablebase_score, Score, MATE, MAX_PLY};
 use super::Searcher;
 
 impl<G: Game> Searcher<G> {
@@ -396,7 +396,7 @@ impl<G: Game> Searcher<G> {
         let score = match root.outcome() {
             Some(outcome) => outcome_score(outcome, 0),
             None if root.in_check() => -MATE,
-            None => DRAW,
+            None => outcome_score(root.outcome_without_moves(), 0),
         };
         report(SearchEvent::Iteration(SearchInfo {
             depth: 0,

@@ -5,8 +5,9 @@
 //! (two threes at once), unless the same stone makes an exact five, which wins. A *four* is
 //! a line that one more stone turns into an exact five (a straight four, `.xxxx.`, is one
 //! four); a *three* is a line that one more stone turns into a straight four, on a point
-//! that is not itself forbidden once the stone is placed: the check recurses, each level
-//! with one more hypothetical Black stone.
+//! that is not itself forbidden once the stone is placed and makes no five elsewhere (a five
+//! there is a win, not a four: Rapfi and c-gomoku-cli's judge read it so): the check
+//! recurses, each level with one more hypothetical Black stone.
 //!
 //! The check reads the board itself (eleven cells of each line through the point), never
 //! the pattern tables, and allocates nothing. [`Gomoku::is_forbidden`] first asks the
@@ -124,6 +125,12 @@ fn straight_four_points(line: &[u8; LINE]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// Whether Black on the empty `cell` (with the probe's stones) makes an exact five in some
+/// line: such a point wins, so the three it would turn into a straight four is no three.
+fn makes_five(probe: &Probe, cell: usize) -> bool {
+    (0..4).any(|dir| run(&probe.line(cell, dir), REACH).0 == 5)
+}
+
 /// Whether Black on the empty `cell` (with the probe's stones) is forbidden.
 fn forbidden(probe: &mut Probe, cell: usize) -> bool {
     let lines: [[u8; LINE]; 4] = std::array::from_fn(|dir| probe.line(cell, dir));
@@ -166,7 +173,7 @@ fn forbidden(probe: &mut Probe, cell: usize) -> bool {
             .take_while(|&&at| at != usize::MAX)
             .any(|&at| {
                 let target = (cell as isize + (at as isize - REACH as isize) * step(dir)) as usize;
-                !forbidden(probe, target)
+                !makes_five(probe, target) && !forbidden(probe, target)
             });
         if real {
             threes += 1;
@@ -335,12 +342,22 @@ mod tests {
         let game = position("f8 g8 i6 i7 i9 i10 i11 h9 h10", &format!("d8 {}", far(8)));
         assert!(forbidden_at(&game, "i8"));
         assert!(!forbidden_at(&game, "h8"));
-        // With i8's overline taken away (i6 White), the double three is real.
-        let game = position(
-            "f8 g8 i5 i7 i9 i10 i11 h9 h10",
-            &format!("d8 i6 {}", far(7)),
-        );
+        // With i9 alone beside i8 (neither an overline nor a five there), the double three
+        // is real.
+        let game = position("f8 g8 i9 h9 h10", &format!("d8 {}", far(4)));
         assert!(!forbidden_at(&game, "i8"));
+        assert!(forbidden_at(&game, "h8"));
+    }
+
+    #[test]
+    fn a_three_whose_straight_four_point_makes_a_five_is_no_three() {
+        // Across h8: f8 _ h8 i8 has one straight-four point, g8, and g8 makes the five
+        // g4-g8 (a win, not a four); down h8 h9 h10 is a true three. h8 is allowed, as
+        // Rapfi's YXSHOWFORBID and c-gomoku-cli's judge have it.
+        let game = position("f8 i8 g4 g5 g6 g7 h9 h10", &far(8));
+        assert!(!forbidden_at(&game, "h8"));
+        // Without the g-column, g8 makes a straight four only: a double three.
+        let game = position("f8 i8 h9 h10 m15 o15", &far(6));
         assert!(forbidden_at(&game, "h8"));
     }
 

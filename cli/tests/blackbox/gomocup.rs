@@ -170,25 +170,20 @@ fn board_restores_a_position_and_the_engine_completes_its_five() {
     );
 }
 
-/// A full 15x15 board without a five but for h8 (x 7, y 7, from the top), Black's overline
-/// point: `x` Black, `o` White, rows from the top.
-const ALL_FORBIDDEN_FOR_BLACK: [&str; 15] = [
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "xxooxxooxxooxxo",
-    "ooxoxxx.xxoxoox",
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "xxooxxooxxooxxo",
-    "ooxxooxxooxxoox",
-    "ooooxxooxxooxxo",
-];
+/// The stone on `x`, `y` (rows from the top) of a full 15x15 board without a five: pairs of
+/// each colour along a row, shifted by one pair a row; but h8 (x 7, y 7) is empty, Black's
+/// overline point between e8-g8 and i8-j8 (d8 and k8 White), and a1 and b1 are White to even
+/// the counts. `x` Black, `o` White, `.` empty.
+fn all_forbidden_for_black(x: usize, y: usize) -> char {
+    let rank = 14 - y;
+    match (x, rank) {
+        (7, 7) => '.',
+        (3 | 10, 7) | (0 | 1, 0) => 'o',
+        (4..=9, 7) => 'x',
+        _ if (x / 2 + rank) % 2 == 0 => 'x',
+        _ => 'o',
+    }
+}
 
 #[test]
 fn renju_black_left_only_forbidden_cells_answers_a_move_at_once() {
@@ -197,9 +192,9 @@ fn renju_black_left_only_forbidden_cells_answers_a_move_at_once() {
     let mut engine = started(15);
     engine.send("INFO rule 4");
     engine.send("BOARD");
-    for (y, row) in ALL_FORBIDDEN_FOR_BLACK.iter().enumerate() {
-        for (x, stone) in row.chars().enumerate() {
-            let field = match stone {
+    for y in 0..15 {
+        for x in 0..15 {
+            let field = match all_forbidden_for_black(x, y) {
                 _ if y == 0 && (x == 0 || x == 2) => continue,
                 'x' => 1,
                 'o' => 2,

@@ -50,11 +50,15 @@ fn the_replies_book_keeps_its_values() {
             Outcome::Loss => -1,
         };
         // The move keeps the value: the position after it has the opposite class. Checked
-        // on a sample of each ply's entries (every one would take minutes), within a
-        // budget (the early entries are too costly for a test): what it confirms.
-        let seen = &mut seen_per_ply[game.moves_played() as usize];
+        // on a sample of each ply's entries from `FIRST_SAMPLED_PLY` on (every one would
+        // take minutes), within a budget: what it confirms.
+        let ply = game.moves_played() as usize;
+        let seen = &mut seen_per_ply[ply];
         *seen += 1;
-        if (*seen - 1) % SAMPLE_EVERY != 0 || *seen > SAMPLE_EVERY * SAMPLES_PER_PLY {
+        if ply < FIRST_SAMPLED_PLY
+            || (*seen - 1) % SAMPLE_EVERY != 0
+            || *seen > SAMPLE_EVERY * SAMPLES_PER_PLY
+        {
             continue;
         }
         sampled += 1;
@@ -77,10 +81,10 @@ fn the_replies_book_keeps_its_values() {
         "{confirmed} of {sampled} sampled entries (of {}) confirmed by the solver",
         entries.len()
     );
-    // The deeper plies settle within the budget: a sample the solver cannot judge at all
+    // The sampled plies settle within the budget: a sample the solver cannot judge at all
     // would make this test empty.
     assert!(
-        3 * confirmed >= sampled,
+        2 * confirmed >= sampled,
         "only {confirmed} of {sampled} confirmed"
     );
 }
@@ -89,6 +93,10 @@ fn the_replies_book_keeps_its_values() {
 const SAMPLE_EVERY: usize = 7;
 /// Entries checked by the solver per ply, at most.
 const SAMPLES_PER_PLY: usize = 12;
+/// The first ply whose entries are sampled. The solver settles few earlier entries within
+/// the budget (5 of 32 sampled at plies 1-5) and each one it cannot settle costs the whole
+/// budget; from ply 6 on it settles most.
+const FIRST_SAMPLED_PLY: usize = 6;
 
 /// cutoff's answer to `game` under a clock of `clock` ms, as `go` runs it, and its time.
 fn timed_answer(game: &Connect4, clock: u64) -> (<Connect4 as Rules>::Move, u64, Duration) {

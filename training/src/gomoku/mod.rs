@@ -360,11 +360,11 @@ mod tests {
 
     #[test]
     fn the_trainer_learns_the_hand_set_evaluation_from_codes() {
-        let records = synthetic(3000, 9);
+        let records = synthetic(1000, 9);
         for set in ["GomokuPcode15", "GomokuPcodeStones15"] {
             let settings = TrainSettings {
                 hidden: 16,
-                epochs: 8,
+                epochs: 5,
                 batch: 256,
                 lr: 0.01,
                 threads: 1,
